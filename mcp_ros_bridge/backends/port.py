@@ -1,0 +1,292 @@
+"""
+The backend port: the typed async interface every robot backend implements.
+
+Capabilities talk to the robot only through :class:`RobotBackend`. All values
+crossing this port are SI (metres, radians, newtons, newton-metres, seconds);
+unit conversion for tool parameters happens before, in the capabilities.
+
+Conventions shared by every backend:
+
+* Methods are coroutines called from the MCP server's asyncio loop; they never
+  block that loop (CPU-bound or ROS work runs elsewhere).
+* A failure found *before* any motion raises :class:`BackendError` with a
+  MoveIt-style ``code`` (``NO_IK_SOLUTION``, ``GOAL_IN_COLLISION``...).
+* A motion that started and ended early returns a result whose ``status`` is
+  not ``SUCCEEDED`` (``STOPPED``, ``CONTACT_ABORT``, ``TIMED_OUT``...).
+* Cancelling the awaiting task (``asyncio.CancelledError``) stops the motion
+  or cancels the goal before the cancellation propagates.
+* Quaternions are ``(w, x, y, z)`` as in transforms3d.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+ProgressFn = Callable[[float, str], Awaitable[None]]
+"""Reports a fraction done in [0, 1] and a short message, awaited on the loop."""
+
+AXES: tuple[str, ...] = ('Fx', 'Fy', 'Fz', 'Mx', 'My', 'Mz')
+
+
+class BackendError(Exception):
+    """
+    A failure the agent can act on, with a machine-readable code.
+
+    ``code`` follows MoveIt's ``MoveItErrorCodes`` names where one fits
+    (``NO_IK_SOLUTION``, ``GOAL_IN_COLLISION``, ``PLANNING_FAILED``,
+    ``TIMED_OUT``, ``CONTROL_FAILED``...) and otherwise one of
+    ``SENSOR_STALE``, ``UNAVAILABLE``, ``UNSUPPORTED``, ``REJECTED``,
+    ``UNKNOWN_OBJECT``, ``INVALID_GOAL``.
+    """
+
+    def __init__(self, code: str, message: str, *, advice: str = '',
+                 details: Mapping[str, Any] | None = None) -> None:
+        """Store the code, the human message, advice and structured details."""
+        super().__init__(f'{code}: {message}')
+        self.code = code
+        self.message = message
+        self.advice = advice
+        self.details = dict(details or {})
+
+
+@dataclass(frozen=True)
+class Pose:
+    """A pose of a frame relative to ``frame_id``; position m, quaternion wxyz."""
+
+    position: tuple[float, float, float]
+    orientation: tuple[float, float, float, float]
+    frame_id: str
+    stamp: float = 0.0
+
+
+@dataclass(frozen=True)
+class JointStates:
+    """Joint positions (rad or m), velocities and efforts (Nm or N)."""
+
+    names: tuple[str, ...]
+    positions: tuple[float, ...]
+    velocities: tuple[float, ...]
+    efforts: tuple[float, ...]
+    stamp: float
+    age_s: float
+    source: str = ''
+
+
+@dataclass(frozen=True)
+class WrenchSamples:
+    """
+    The newest raw wrench samples, oldest first.
+
+    ``samples`` is a list of ``(Fx, Fy, Fz, Mx, My, Mz)`` rows in N and Nm,
+    expressed in ``frame_id``; ``stamps`` are their times in seconds;
+    ``age_s`` is the age of the newest sample when read.
+    """
+
+    samples: tuple[tuple[float, float, float, float, float, float], ...]
+    stamps: tuple[float, ...]
+    frame_id: str
+    age_s: float
+    rate_hz: float
+    source: str = ''
+
+
+@dataclass(frozen=True)
+class MotionLimits:
+    """Limits a backend applies while executing one motion."""
+
+    velocity_scaling: float
+    acceleration_scaling: float
+    contact_force_limit_n: float
+    max_cartesian_speed_mps: float | None = None
+    timeout_s: float = 60.0
+
+
+@dataclass(frozen=True)
+class PoseGoal:
+    """Move the end effector (``link``) to ``target``."""
+
+    target: Pose
+    limits: MotionLimits
+    link: str = ''
+    position_tolerance_m: float = 0.001
+    orientation_tolerance_rad: float = 0.01
+    planning_time_s: float = 5.0
+    planning_attempts: int = 5
+
+
+@dataclass(frozen=True)
+class JointGoal:
+    """Move the arm joints to ``positions`` (rad), keyed by joint name."""
+
+    positions: Mapping[str, float]
+    limits: MotionLimits
+    tolerance_rad: float = 0.005
+    planning_time_s: float = 5.0
+
+
+@dataclass(frozen=True)
+class CartesianGoal:
+    """Follow straight-line segments through ``waypoints`` (same frame each)."""
+
+    waypoints: Sequence[Pose]
+    limits: MotionLimits
+    link: str = ''
+    max_step_m: float = 0.005
+    min_fraction: float = 1.0
+    avoid_collisions: bool = True
+
+
+@dataclass(frozen=True)
+class GraspGoal:
+    """Close the gripper until contact and regulate the grip force."""
+
+    force_n: float
+    strategy: str = 'parallel'
+    width_m: float | None = None
+    speed_mps: float = 0.05
+    timeout_s: float = 10.0
+
+
+@dataclass(frozen=True)
+class ReleaseGoal:
+    """Open the gripper to ``width_m`` (total finger gap)."""
+
+    width_m: float
+    speed_mps: float = 0.05
+    timeout_s: float = 10.0
+
+
+@dataclass
+class MotionResult:
+    """
+    How a motion ended.
+
+    ``status`` is ``SUCCEEDED``, ``STOPPED`` (stop or cancel), ``CONTACT_ABORT``
+    (force guard), ``TIMED_OUT``, ``PARTIAL`` (Cartesian path below the
+    requested fraction, not executed) or ``FAILED``.
+    """
+
+    status: str
+    message: str
+    final_pose: Pose | None = None
+    joint_positions: Mapping[str, float] = field(default_factory=dict)
+    duration_s: float = 0.0
+    fraction: float = 1.0
+    position_error_m: float | None = None
+    orientation_error_rad: float | None = None
+    peak_force_n: float | None = None
+    contact: Mapping[str, Any] | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def succeeded(self) -> bool:
+        """Return True when the motion reached its goal."""
+        return self.status == 'SUCCEEDED'
+
+
+@dataclass
+class GripResult:
+    """How a grasp or release ended; widths are the total finger gap in m."""
+
+    status: str
+    message: str
+    width_m: float
+    force_n: float
+    object_held: bool
+    reached_goal: bool = False
+    stalled: bool = False
+    duration_s: float = 0.0
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def succeeded(self) -> bool:
+        """Return True when the gripper did what was asked."""
+        return self.status == 'SUCCEEDED'
+
+
+@dataclass(frozen=True)
+class Image:
+    """An encoded image."""
+
+    data: bytes
+    mime_type: str
+    width: int
+    height: int
+    camera: str
+
+
+@dataclass(frozen=True)
+class BackendInfo:
+    """What a backend is and what it can do."""
+
+    name: str
+    description: str
+    supports: frozenset[str]
+
+
+@runtime_checkable
+class RobotBackend(Protocol):
+    """The interface capabilities call; implemented by ``sim`` and ``ros``."""
+
+    info: BackendInfo
+
+    async def start(self) -> None:
+        """Connect or load, ready to serve calls."""
+
+    async def close(self) -> None:
+        """Stop any motion and release every resource; safe to call twice."""
+
+    async def joint_states(self) -> JointStates:
+        """Return the newest joint states; raise SENSOR_STALE when too old."""
+
+    async def wrench_samples(self, count: int) -> WrenchSamples:
+        """Return up to ``count`` newest wrench samples; SENSOR_STALE if old."""
+
+    async def end_effector_pose(self, frame: str, link: str = '') -> Pose:
+        """Return the pose of ``link`` (default: the end effector) in ``frame``."""
+
+    async def move_to_pose(self, goal: PoseGoal,
+                           progress: ProgressFn | None = None) -> MotionResult:
+        """Plan and execute a motion of the end effector to a pose."""
+
+    async def move_to_joints(self, goal: JointGoal,
+                             progress: ProgressFn | None = None) -> MotionResult:
+        """Plan and execute a motion to joint positions."""
+
+    async def follow_cartesian_path(self, goal: CartesianGoal,
+                                    progress: ProgressFn | None = None
+                                    ) -> MotionResult:
+        """Compute a straight-line path through waypoints and execute it."""
+
+    async def stop(self) -> MotionResult:
+        """Cancel the running motion goal and hold position (not an e-stop)."""
+
+    async def grasp(self, goal: GraspGoal,
+                    progress: ProgressFn | None = None) -> GripResult:
+        """Close with force control; report width, force, object held."""
+
+    async def release(self, goal: ReleaseGoal,
+                      progress: ProgressFn | None = None) -> GripResult:
+        """Open the gripper."""
+
+    async def capture_image(self, camera: str, width: int,
+                            height: int) -> Image:
+        """Render or grab one camera image as PNG."""
+
+    async def object_pose(self, name: str, frame: str) -> Pose:
+        """Return the pose of a known object in ``frame``."""
+
+    async def read_topic(self, binding: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the newest message of a declared topic as a dict."""
+
+    async def call_service(self, binding: Mapping[str, Any],
+                           request: Mapping[str, Any]) -> dict[str, Any]:
+        """Call a declared service with a request dict; return the response."""
+
+    async def send_action_goal(self, binding: Mapping[str, Any],
+                               goal: Mapping[str, Any],
+                               progress: ProgressFn | None = None
+                               ) -> dict[str, Any]:
+        """Send a goal to a declared action; return status and result dict."""

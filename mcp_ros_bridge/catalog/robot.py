@@ -1,0 +1,113 @@
+"""Typed view of ``robot.yaml``: names, interfaces and safety limits."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """An axis-aligned box (m) in ``frame`` that the end effector must stay in."""
+
+    frame: str
+    lo: tuple[float, float, float]
+    hi: tuple[float, float, float]
+
+    def contains(self, p: tuple[float, float, float]) -> bool:
+        """Return True when point ``p`` (in ``frame``) lies inside the box."""
+        return all(lo <= v <= hi for v, lo, hi in zip(p, self.lo, self.hi))
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Safety limits enforced in code by ``safety/`` and the backends."""
+
+    workspace: Workspace
+    max_velocity_scaling: float
+    max_acceleration_scaling: float
+    default_velocity_scaling: float
+    default_acceleration_scaling: float
+    max_cartesian_speed_mps: float
+    contact_force_limit_n: float
+    sensor_max_age_s: float
+    joint_limit_margin_rad: float
+    min_cartesian_fraction: float
+    motion_timeout_s: float
+    policy: str = 'reject'
+    policies: Mapping[str, str] = field(default_factory=dict)
+
+    def policy_for(self, limit: str) -> str:
+        """Return ``reject`` or ``clamp`` for the named limit."""
+        return self.policies.get(limit, self.policy)
+
+
+@dataclass(frozen=True)
+class RobotConfig:
+    """Everything a backend or capability needs to know about the robot."""
+
+    robot: str
+    base_frame: str
+    end_effector: str
+    ft_frame: str
+    group: str
+    gripper_group: str
+    planner_id: str
+    pipeline_id: str
+    arm_joints: tuple[str, ...]
+    gripper_joints: tuple[str, ...]
+    home: tuple[float, ...]
+    gripper_max_width_m: float
+    gripper_min_force_n: float
+    gripper_max_force_n: float
+    limits: Limits
+    ros: Mapping[str, Any]
+    raw: Mapping[str, Any]
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> RobotConfig:
+        """Build from an already schema-validated ``robot.yaml`` mapping."""
+        lim = dict(d['limits'])
+        ws = lim.pop('workspace')
+        limits = Limits(
+            workspace=Workspace(ws['frame'], tuple(ws['min']), tuple(ws['max'])),
+            policies=dict(lim.pop('policies', {}) or {}),
+            **lim,
+        )
+        fr, mv, jt, gr = d['frames'], d['moveit'], d['joints'], d['gripper']
+        return cls(
+            robot=d['robot'],
+            base_frame=fr['base'],
+            end_effector=fr['end_effector'],
+            ft_frame=fr['ft_sensor'],
+            group=mv['group'],
+            gripper_group=mv.get('gripper_group', ''),
+            planner_id=mv.get('planner_id', ''),
+            pipeline_id=mv.get('pipeline_id', ''),
+            arm_joints=tuple(jt['arm']),
+            gripper_joints=tuple(jt.get('gripper', ())),
+            home=tuple(float(v) for v in jt['home']),
+            gripper_max_width_m=gr['max_width_m'],
+            gripper_min_force_n=gr['min_force_n'],
+            gripper_max_force_n=gr['max_force_n'],
+            limits=limits,
+            ros=d.get('ros', {}),
+            raw=d,
+        )
+
+
+def default_config_dir() -> str:
+    """Return the shipped ``config/`` directory (source tree or installed share)."""
+    import os
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    src = os.path.join(here, 'config')
+    if os.path.isfile(os.path.join(src, 'tools.yaml')) or os.path.isfile(
+            os.path.join(src, 'robot.yaml')):
+        return src
+    try:
+        from ament_index_python.packages import get_package_share_directory
+        return os.path.join(get_package_share_directory('mcp_ros_bridge'), 'config')
+    except Exception:  # noqa: BLE001 - ament index absent or package not installed
+        import sys
+        return os.path.join(sys.prefix, 'share', 'mcp_ros_bridge', 'config')
