@@ -1,0 +1,78 @@
+"""What every capability kind shares: the call context, outcomes and kind records."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp_ros_bridge.backends.port import Image, ProgressFn, RobotBackend
+from mcp_ros_bridge.catalog.robot import RobotConfig
+
+
+@dataclass
+class Outcome:
+    """The result of one tool call before it becomes a CallToolResult."""
+
+    text: str
+    structured: dict[str, Any]
+    is_error: bool = False
+    images: list[Image] = field(default_factory=list)
+
+
+@dataclass
+class CallContext:
+    """Everything a capability may use for one call."""
+
+    backend: RobotBackend
+    robot: RobotConfig
+    binding: Mapping[str, Any]
+    progress: ProgressFn | None = None
+
+
+Runner = Callable[[CallContext, dict[str, Any]], Awaitable[Outcome]]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A built-in capability: how a tool of this kind runs and what it returns."""
+
+    name: str
+    run: Runner
+    output_schema: dict[str, Any]
+    parameters: frozenset[str]
+    annotations: Mapping[str, bool]
+    motion: bool = False
+    preempts: bool = False
+    summary: str = ''
+
+
+READ_ONLY = {'readOnlyHint': True, 'destructiveHint': False, 'idempotentHint': True,
+             'openWorldHint': False}
+MOTION = {'readOnlyHint': False, 'destructiveHint': True, 'idempotentHint': False,
+          'openWorldHint': True}
+STOP = {'readOnlyHint': False, 'destructiveHint': False, 'idempotentHint': True,
+        'openWorldHint': True}
+
+NUM = {'type': 'number'}
+STR = {'type': 'string'}
+BOOL = {'type': 'boolean'}
+XYZ = {'type': 'object', 'properties': {'x': NUM, 'y': NUM, 'z': NUM},
+       'required': ['x', 'y', 'z']}
+RPY = {'type': 'object', 'properties': {'roll': NUM, 'pitch': NUM, 'yaw': NUM},
+       'required': ['roll', 'pitch', 'yaw']}
+QUAT = {'type': 'object', 'properties': {'w': NUM, 'x': NUM, 'y': NUM, 'z': NUM},
+        'required': ['w', 'x', 'y', 'z']}
+POSE = {'type': 'object', 'required': ['frame', 'position_m', 'orientation_deg', 'quaternion'],
+        'properties': {'frame': STR, 'position_m': XYZ, 'orientation_deg': RPY,
+                       'quaternion': QUAT}}
+
+
+def output_schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    """Return an object schema for ``structuredContent``."""
+    return {'type': 'object', 'properties': properties, 'required': required}
+
+
+def fmt(v: float, digits: int = 3) -> str:
+    """Format a number compactly for text summaries."""
+    return f'{v:.{digits}f}'.rstrip('0').rstrip('.') if abs(v) < 1e6 else f'{v:.3g}'

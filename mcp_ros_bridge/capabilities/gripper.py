@@ -1,0 +1,64 @@
+"""Gripper capabilities: force-controlled grasp and release."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_ros_bridge.backends.port import GraspGoal, GripResult, ReleaseGoal
+from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTION, NUM, Outcome,
+                                              output_schema, STR)
+
+GRIP_OUTPUT = output_schema({
+    'status': STR, 'message': STR, 'width_m': NUM, 'force_n': NUM, 'object_held': BOOL,
+    'reached_goal': BOOL, 'stalled': BOOL, 'duration_s': NUM, 'requested_force_n': NUM,
+}, ['status', 'message', 'width_m', 'force_n', 'object_held'])
+
+
+def _grip_dict(r: GripResult) -> dict[str, Any]:
+    return {'status': r.status, 'message': r.message, 'width_m': round(r.width_m, 5),
+            'force_n': round(r.force_n, 2), 'object_held': r.object_held,
+            'reached_goal': r.reached_goal, 'stalled': r.stalled,
+            'duration_s': round(r.duration_s, 3)}
+
+
+async def run_grasp(ctx: CallContext, args: dict[str, Any]) -> Outcome:
+    """Close until contact and regulate the grip force."""
+    strategy = args.get('strategy', 'standard')
+    speeds = ctx.binding.get('strategies', {})
+    goal = GraspGoal(force_n=float(args.get('force_n', 15.0)), strategy=strategy,
+                     speed_mps=float(speeds.get(strategy, 0.05)),
+                     timeout_s=float(args.get('timeout_s', 10.0)))
+    r = await ctx.backend.grasp(goal, ctx.progress)
+    s = _grip_dict(r) | {'requested_force_n': goal.force_n}
+    if r.succeeded and r.object_held:
+        return Outcome(f'Holding an object: finger gap {fmt(r.width_m * 1000, 1)} mm, grip force '
+                       f'{fmt(r.force_n, 1)} N (requested {fmt(goal.force_n, 1)} N).', s)
+    if not r.object_held and r.status in ('SUCCEEDED', 'NO_OBJECT'):
+        return Outcome(
+            f'No object: the fingers closed to {fmt(r.width_m * 1000, 1)} mm without '
+            'touching anything. Open with release_object, move the gripper so the object is '
+            'between the fingers (check with get_object_pose), then grasp again.', s,
+            is_error=True)
+    return Outcome(f'Grasp ended with {r.status}: {r.message}. Finger gap '
+                   f'{fmt(r.width_m * 1000, 1)} mm, force {fmt(r.force_n, 1)} N.', s,
+                   is_error=True)
+
+
+async def run_release(ctx: CallContext, args: dict[str, Any]) -> Outcome:
+    """Open the gripper."""
+    goal = ReleaseGoal(width_m=float(args.get('width_m', ctx.robot.gripper_max_width_m)))
+    r = await ctx.backend.release(goal, ctx.progress)
+    s = _grip_dict(r)
+    if r.succeeded:
+        return Outcome(f'Gripper open: finger gap {fmt(r.width_m * 1000, 1)} mm'
+                       + ('; something is still held.' if r.object_held else '.'), s)
+    return Outcome(f'Release ended with {r.status}: {r.message}.', s, is_error=True)
+
+
+KINDS = [
+    Kind('grasp', run_grasp, GRIP_OUTPUT,
+         frozenset({'force_n', 'strategy', 'timeout_s', 'idempotency_key'}), MOTION,
+         motion=True, summary='force-controlled grasp'),
+    Kind('release', run_release, GRIP_OUTPUT, frozenset({'width_m', 'idempotency_key'}),
+         MOTION, motion=True, summary='open the gripper'),
+]

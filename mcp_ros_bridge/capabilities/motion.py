@@ -1,0 +1,145 @@
+"""Motion capabilities: pose, joint and straight-line moves, and stop."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_ros_bridge.backends.port import (CartesianGoal, JointGoal, MotionLimits, MotionResult,
+                                          Pose, PoseGoal)
+from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTION, NUM,
+                                              Outcome, output_schema, POSE, STOP, STR)
+from mcp_ros_bridge.geometry import describe_pose, pose_to_dict, rpy_deg_to_quat
+
+MOTION_OUTPUT = output_schema({
+    'status': {'type': 'string', 'enum': ['SUCCEEDED', 'STOPPED', 'CONTACT_ABORT', 'TIMED_OUT',
+                                          'PARTIAL', 'FAILED']},
+    'message': STR,
+    'final_pose': POSE,
+    'joint_positions_rad': {'type': 'object', 'additionalProperties': NUM},
+    'duration_s': NUM,
+    'fraction': NUM,
+    'position_error_mm': NUM,
+    'orientation_error_deg': NUM,
+    'peak_force_n': NUM,
+    'velocity_scaling': NUM,
+    'adjustments': {'type': 'array', 'items': STR},
+}, ['status', 'message', 'duration_s'])
+
+STOP_OUTPUT = output_schema({'stopped_motion': BOOL, 'status': STR, 'message': STR},
+                            ['stopped_motion', 'status', 'message'])
+
+
+def motion_limits(ctx: CallContext, args: dict[str, Any]) -> MotionLimits:
+    """Build the per-motion limits from the arguments and the robot's defaults."""
+    lim = ctx.robot.limits
+    vel = float(args.get('velocity_scaling', lim.default_velocity_scaling))
+    return MotionLimits(
+        velocity_scaling=vel,
+        acceleration_scaling=vel,
+        contact_force_limit_n=lim.contact_force_limit_n,
+        max_cartesian_speed_mps=lim.max_cartesian_speed_mps,
+        timeout_s=lim.motion_timeout_s,
+    )
+
+
+def motion_outcome(verb: str, result: MotionResult, limits: MotionLimits) -> Outcome:
+    """Turn a backend motion result into a short text and structured content."""
+    s: dict[str, Any] = {'status': result.status, 'message': result.message,
+                         'duration_s': round(result.duration_s, 3),
+                         'fraction': round(result.fraction, 4),
+                         'velocity_scaling': limits.velocity_scaling}
+    if result.final_pose is not None:
+        s['final_pose'] = pose_to_dict(result.final_pose)
+    if result.joint_positions:
+        s['joint_positions_rad'] = {k: round(v, 5) for k, v in result.joint_positions.items()}
+    if result.position_error_m is not None:
+        s['position_error_mm'] = round(result.position_error_m * 1000.0, 3)
+    if result.orientation_error_rad is not None:
+        s['orientation_error_deg'] = round(result.orientation_error_rad * 57.29577951308232, 3)
+    if result.peak_force_n is not None:
+        s['peak_force_n'] = round(result.peak_force_n, 2)
+    if result.details.get('adjustments'):
+        s['adjustments'] = list(result.details['adjustments'])
+    where = f' Now at {describe_pose(result.final_pose)}.' if result.final_pose else ''
+    if result.succeeded:
+        text = f'{verb} succeeded in {fmt(result.duration_s, 2)} s.{where}'
+        if 'position_error_mm' in s:
+            text += f" Position error {fmt(s['position_error_mm'], 2)} mm."
+        return Outcome(text, s)
+    advice = {
+        'CONTACT_ABORT': ' The force guard stopped the arm; move away from the contact (e.g. '
+                         'straight up with plan_trajectory) before trying again.',
+        'STOPPED': ' The motion was stopped on request; the arm holds its position.',
+        'TIMED_OUT': ' The goal was cancelled after the timeout; check the arm state with '
+                     'get_joint_states.',
+        'PARTIAL': ' Nothing moved. Split the path, move the waypoints away from obstacles or '
+                   'use move_arm_to_pose.',
+    }.get(result.status, '')
+    peak = (f' Peak force {fmt(result.peak_force_n, 1)} N.'
+            if result.peak_force_n is not None else '')
+    return Outcome(f'{verb} ended with {result.status}: {result.message}.{peak}{advice}{where}',
+                   s, is_error=True)
+
+
+async def run_move_to_pose(ctx: CallContext, args: dict[str, Any]) -> Outcome:
+    """Move the end effector to a pose given in metres and degrees."""
+    p = args['position']
+    o = args.get('orientation', {})
+    q = rpy_deg_to_quat(o.get('roll', 180.0), o.get('pitch', 0.0), o.get('yaw', 0.0))
+    frame = ctx.binding.get('frame', ctx.robot.base_frame)
+    limits = motion_limits(ctx, args)
+    goal = PoseGoal(target=Pose((p['x'], p['y'], p['z']), q, frame), limits=limits,
+                    link=ctx.robot.end_effector)
+    result = await ctx.backend.move_to_pose(goal, ctx.progress)
+    return motion_outcome('Move to pose', result, limits)
+
+
+async def run_move_to_joints(ctx: CallContext, args: dict[str, Any]) -> Outcome:
+    """Move the arm to seven joint angles in radians."""
+    limits = motion_limits(ctx, args)
+    goal = JointGoal(positions=dict(zip(ctx.robot.arm_joints, args['positions'])),
+                     limits=limits)
+    result = await ctx.backend.move_to_joints(goal, ctx.progress)
+    return motion_outcome('Joint move', result, limits)
+
+
+async def run_cartesian_path(ctx: CallContext, args: dict[str, Any]) -> Outcome:
+    """Follow straight lines through waypoints, keeping the current orientation."""
+    frame = ctx.binding.get('frame', ctx.robot.base_frame)
+    current = await ctx.backend.end_effector_pose(frame, ctx.robot.end_effector)
+    waypoints = [Pose((w['x'], w['y'], w['z']), current.orientation, frame)
+                 for w in args['waypoints']]
+    limits = motion_limits(ctx, args)
+    goal = CartesianGoal(waypoints=waypoints, limits=limits, link=ctx.robot.end_effector,
+                         max_step_m=float(ctx.binding.get('max_step_m', 0.005)),
+                         min_fraction=float(args.get('min_fraction', 1.0)))
+    result = await ctx.backend.follow_cartesian_path(goal, ctx.progress)
+    return motion_outcome('Straight-line path', result, limits)
+
+
+async def run_stop(ctx: CallContext, args: dict[str, Any]) -> Outcome:
+    """Cancel whatever moves and hold; idempotent."""
+    result = await ctx.backend.stop()
+    stopped = result.status == 'STOPPED'
+    text = ('Stopped the running motion; the arm holds its position.' if stopped
+            else 'No motion was running; the arm holds its position.')
+    return Outcome(text + ' (This cancels goals; it is not an emergency stop.)',
+                   {'stopped_motion': stopped, 'status': result.status,
+                    'message': result.message})
+
+
+_MOTION_PARAMS = frozenset({'velocity_scaling', 'idempotency_key'})
+
+KINDS = [
+    Kind('move_to_pose', run_move_to_pose, MOTION_OUTPUT,
+         _MOTION_PARAMS | {'position', 'orientation'}, MOTION, motion=True,
+         summary='plan and execute a pose goal'),
+    Kind('move_to_joints', run_move_to_joints, MOTION_OUTPUT,
+         _MOTION_PARAMS | {'positions'}, MOTION, motion=True,
+         summary='plan and execute a joint goal'),
+    Kind('cartesian_path', run_cartesian_path, MOTION_OUTPUT,
+         _MOTION_PARAMS | {'waypoints', 'min_fraction'}, MOTION, motion=True,
+         summary='straight-line path through waypoints'),
+    Kind('stop', run_stop, STOP_OUTPUT, frozenset(), STOP, preempts=True,
+         summary='cancel motion and hold'),
+]

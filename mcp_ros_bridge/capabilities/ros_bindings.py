@@ -1,0 +1,100 @@
+"""
+Declared ROS bindings: a topic read, a service call or an action goal named in YAML.
+
+Only the topic, service or action a tool's ``binding`` declares is reachable;
+the model supplies values, never names. ``binding.fields`` maps each tool
+argument to a dotted message field; ``binding.constants`` fixes other fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+import json
+from typing import Any
+
+from mcp_ros_bridge.capabilities.base import (CallContext, Kind, MOTION, Outcome, output_schema,
+                                              READ_ONLY, STR)
+
+RESULT_OUTPUT = output_schema({'interface': STR, 'type': STR, 'data': {'type': 'object'}},
+                              ['interface', 'type', 'data'])
+
+
+def set_path(target: dict[str, Any], dotted: str, value: Any) -> None:
+    """Set ``value`` at a dotted field path, creating nested dicts."""
+    parts = dotted.split('.')
+    for part in parts[:-1]:
+        target = target.setdefault(part, {})
+    target[parts[-1]] = value
+
+
+def get_path(source: Mapping[str, Any], dotted: str) -> Any:
+    """Return the value at a dotted field path, or None when absent."""
+    cur: Any = source
+    for part in dotted.split('.'):
+        if not isinstance(cur, Mapping) or part not in cur:
+            return None
+        cur = cur[part]
+    return cur
+
+
+def build_message_dict(binding: Mapping[str, Any], args: Mapping[str, Any]) -> dict[str, Any]:
+    """Build a request or goal dict from constants and mapped tool arguments."""
+    out: dict[str, Any] = {}
+    for dotted, value in (binding.get('constants') or {}).items():
+        set_path(out, dotted, value)
+    for arg, dotted in (binding.get('fields') or {}).items():
+        if arg in args:
+            set_path(out, dotted, args[arg])
+    return out
+
+
+def _summarise(binding: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+    picks = binding.get('summary')
+    if not picks:
+        return dict(data)
+    return {p: get_path(data, p) for p in picks}
+
+
+def _text(verb: str, name: str, data: Mapping[str, Any]) -> str:
+    body = json.dumps(data, default=str)
+    if len(body) > 600:
+        body = body[:600] + '...'
+    return f'{verb} {name}: {body}'
+
+
+async def run_topic(ctx: CallContext, args: dict[str, Any]) -> Outcome:
+    """Return the newest message of the declared topic."""
+    b = ctx.binding
+    data = _summarise(b, await ctx.backend.read_topic(b))
+    return Outcome(_text('Latest message on', b['topic'], data),
+                   {'interface': b['topic'], 'type': b['type'], 'data': data})
+
+
+async def run_service(ctx: CallContext, args: dict[str, Any]) -> Outcome:
+    """Call the declared service with mapped arguments."""
+    b = ctx.binding
+    data = _summarise(b, await ctx.backend.call_service(b, build_message_dict(b, args)))
+    return Outcome(_text('Response from', b['service'], data),
+                   {'interface': b['service'], 'type': b['type'], 'data': data})
+
+
+async def run_action(ctx: CallContext, args: dict[str, Any]) -> Outcome:
+    """Send a goal to the declared action and wait for its result."""
+    b = ctx.binding
+    res = await ctx.backend.send_action_goal(b, build_message_dict(b, args), ctx.progress)
+    ok = res.get('status') == 'SUCCEEDED'
+    return Outcome(_text(f"Action {res.get('status', '?')} from", b['action'], res),
+                   {'interface': b['action'], 'type': b['type'], 'data': res}, is_error=not ok)
+
+
+KINDS = [
+    Kind('ros_topic', run_topic, RESULT_OUTPUT, frozenset({'*'}), READ_ONLY,
+         summary='latest message of a declared topic'),
+    Kind('ros_service', run_service, RESULT_OUTPUT, frozenset({'*'}),
+         {'readOnlyHint': False, 'destructiveHint': True, 'idempotentHint': False,
+          'openWorldHint': True}, summary='call a declared service'),
+    Kind('ros_action', run_action, RESULT_OUTPUT, frozenset({'*'}), MOTION, motion=True,
+         summary='goal to a declared action'),
+]
+
+BINDING_KEYS = {'ros_topic': 'topic', 'ros_service': 'service', 'ros_action': 'action'}

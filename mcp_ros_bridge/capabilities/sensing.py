@@ -1,0 +1,110 @@
+"""Sensing capabilities: wrench, joint states, end-effector and object poses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_ros_bridge.backends.port import AXES
+from mcp_ros_bridge.capabilities.base import (CallContext, fmt, Kind, NUM, Outcome,
+                                              output_schema, POSE, READ_ONLY, STR)
+from mcp_ros_bridge.filters import apply_filter
+from mcp_ros_bridge.geometry import describe_pose, pose_to_dict
+import numpy as np
+
+_UNIT = {'F': 'N', 'M': 'Nm'}
+
+WRENCH_OUTPUT = output_schema({
+    'frame': STR, 'filter': STR, 'values': {'type': 'object', 'additionalProperties': NUM},
+    'units': {'type': 'object', 'additionalProperties': STR},
+    'force_magnitude_n': NUM, 'samples_used': {'type': 'integer'}, 'stamp': NUM,
+    'age_s': NUM, 'rate_hz': NUM, 'std': {'type': 'object', 'additionalProperties': NUM},
+}, ['frame', 'filter', 'values', 'units', 'samples_used', 'age_s'])
+
+JOINTS_OUTPUT = output_schema({
+    'joints': {'type': 'array', 'items': {'type': 'object', 'properties': {
+        'name': STR, 'position': NUM, 'velocity': NUM, 'effort': NUM, 'unit': STR},
+        'required': ['name', 'position', 'unit']}},
+    'stamp': NUM, 'age_s': NUM,
+}, ['joints', 'stamp', 'age_s'])
+
+POSE_OUTPUT = output_schema({'pose': POSE, 'link': STR}, ['pose'])
+OBJECT_OUTPUT = output_schema({'object': STR, 'pose': POSE}, ['object', 'pose'])
+
+
+async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
+    """Read and filter the newest wrench samples."""
+    kind = args.get('filter', 'kalman')
+    axes = list(args.get('axes', AXES))
+    window = 1 if kind == 'raw' else int(args.get('window', 100))
+    w = await ctx.backend.wrench_samples(window)
+    arr = np.asarray(w.samples, dtype=float)
+    est = apply_filter(kind, arr)
+    idx = [AXES.index(a) for a in axes]
+    values = {a: round(float(est[i]), 4) for a, i in zip(axes, idx)}
+    s: dict[str, Any] = {
+        'frame': w.frame_id, 'filter': kind, 'values': values,
+        'units': {a: _UNIT[a[0]] for a in axes},
+        'force_magnitude_n': round(float(np.linalg.norm(est[:3])), 4),
+        'samples_used': int(arr.shape[0]), 'stamp': w.stamps[-1] if w.stamps else 0.0,
+        'age_s': round(w.age_s, 4), 'rate_hz': round(w.rate_hz, 1),
+    }
+    if arr.shape[0] > 1:
+        s['std'] = {a: round(float(arr[:, i].std()), 4) for a, i in zip(axes, idx)}
+    parts = ', '.join(f'{a}={fmt(v, 3)} {_UNIT[a[0]]}' for a, v in values.items())
+    return Outcome(f'Wrist wrench ({kind}, {arr.shape[0]} samples, frame {w.frame_id}, age '
+                   f'{fmt(w.age_s * 1000, 1)} ms): {parts}.', s)
+
+
+async def run_read_joints(ctx: CallContext, args: dict[str, Any]) -> Outcome:
+    """Read joint positions, velocities and efforts."""
+    js = await ctx.backend.joint_states()
+    keep = set(ctx.robot.arm_joints)
+    if args.get('include_gripper', True):
+        keep |= set(ctx.robot.gripper_joints)
+    joints = []
+    for i, name in enumerate(js.names):
+        if name not in keep:
+            continue
+        j: dict[str, Any] = {'name': name, 'position': round(js.positions[i], 5),
+                             'unit': 'm' if name in ctx.robot.gripper_joints else 'rad'}
+        if i < len(js.velocities):
+            j['velocity'] = round(js.velocities[i], 5)
+        if i < len(js.efforts):
+            j['effort'] = round(js.efforts[i], 4)
+        joints.append(j)
+    arm = [j['position'] for j in joints if j['unit'] == 'rad']
+    text = (f"Arm joints (rad): [{', '.join(fmt(v, 4) for v in arm)}]; age "
+            f'{fmt(js.age_s * 1000, 1)} ms.')
+    fingers = [j for j in joints if j['unit'] == 'm']
+    if fingers:
+        text += ' Fingers (m): ' + ', '.join(f"{j['name']}={fmt(j['position'], 4)}"
+                                             for j in fingers) + '.'
+    return Outcome(text, {'joints': joints, 'stamp': js.stamp, 'age_s': round(js.age_s, 4)})
+
+
+async def run_read_ee_pose(ctx: CallContext, args: dict[str, Any]) -> Outcome:
+    """Read the end-effector pose in the configured frame."""
+    frame = ctx.binding.get('frame', ctx.robot.base_frame)
+    pose = await ctx.backend.end_effector_pose(frame, ctx.robot.end_effector)
+    return Outcome(f'{ctx.robot.end_effector} at {describe_pose(pose)}.',
+                   {'pose': pose_to_dict(pose), 'link': ctx.robot.end_effector})
+
+
+async def run_read_object_pose(ctx: CallContext, args: dict[str, Any]) -> Outcome:
+    """Read a known object's pose."""
+    frame = ctx.binding.get('frame', ctx.robot.base_frame)
+    pose = await ctx.backend.object_pose(args['object'], frame)
+    return Outcome(f"{args['object']} at {describe_pose(pose)}.",
+                   {'object': args['object'], 'pose': pose_to_dict(pose)})
+
+
+KINDS = [
+    Kind('read_wrench', run_read_wrench, WRENCH_OUTPUT,
+         frozenset({'filter', 'axes', 'window'}), READ_ONLY, summary='wrist F/T'),
+    Kind('read_joints', run_read_joints, JOINTS_OUTPUT, frozenset({'include_gripper'}),
+         READ_ONLY, summary='joint states'),
+    Kind('read_ee_pose', run_read_ee_pose, POSE_OUTPUT, frozenset(), READ_ONLY,
+         summary='end-effector pose'),
+    Kind('read_object_pose', run_read_object_pose, OBJECT_OUTPUT, frozenset({'object'}),
+         READ_ONLY, summary='object pose'),
+]

@@ -1,0 +1,202 @@
+"""Load, validate and resolve ``robot.yaml`` + ``tools.yaml`` into a :class:`Catalog`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+import copy
+from dataclasses import dataclass, field
+import hashlib
+import json
+import os
+import re
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from mcp_ros_bridge.capabilities import KINDS
+from mcp_ros_bridge.catalog.robot import RobotConfig
+from mcp_ros_bridge.catalog.schemas import ROBOT_SCHEMA, TOOLS_SCHEMA
+from mcp_ros_bridge.catalog.yaml_lines import ConfigError, format_path, load_yaml, LoadedYaml
+
+ROBOT_FILE = 'robot.yaml'
+TOOLS_FILE = 'tools.yaml'
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool as published: everything ``tools/list`` needs and what runs it."""
+
+    name: str
+    title: str
+    version: str
+    kind: str
+    description: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any]
+    annotations: dict[str, Any]
+    binding: dict[str, Any]
+    requires_approval: bool
+    backends: tuple[str, ...]
+    source_line: int | None = None
+    descriptions: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The resolved robot description and tool list, with a content hash."""
+
+    config_dir: str
+    robot: RobotConfig
+    tools: tuple[ToolSpec, ...]
+    content_hash: str
+    raw_tools: Any = None
+
+    def get(self, name: str) -> ToolSpec | None:
+        """Return the tool named ``name`` or None."""
+        return next((t for t in self.tools if t.name == name), None)
+
+    def for_backend(self, backend: str) -> Catalog:
+        """Return a catalog with only the tools available on ``backend``."""
+        tools = tuple(t for t in self.tools if backend in t.backends)
+        return Catalog(self.config_dir, self.robot, tools, _hash(tools), self.raw_tools)
+
+
+def _schema_errors(doc: LoadedYaml, schema: dict[str, Any], what: str) -> list[ConfigError]:
+    errors = []
+    for err in sorted(Draft202012Validator(schema).iter_errors(doc.data),
+                      key=lambda e: list(map(str, e.absolute_path))):
+        path = list(err.absolute_path)
+        errors.append(doc.error(path, f'{err.message} (expected by the {what} format)'))
+    return errors
+
+
+def _raise_first(errors: list[ConfigError]) -> None:
+    if errors:
+        first = errors[0]
+        if len(errors) > 1:
+            first.args = (f'{first.args[0]} (and {len(errors) - 1} more problem(s))',)
+        raise first
+
+
+def resolve_refs(node: Any, robot: Mapping[str, Any], doc: LoadedYaml,
+                 path: tuple[Any, ...]) -> Any:
+    """Replace every ``{$robot: dotted.path[, scale: k]}`` with the robot.yaml value."""
+    if isinstance(node, dict):
+        if '$robot' in node:
+            ref = node['$robot']
+            extra = set(node) - {'$robot', 'scale'}
+            if extra or not isinstance(ref, str):
+                raise doc.error(path, '{$robot: dotted.path} takes only an optional scale')
+            cur: Any = robot
+            for part in ref.split('.'):
+                if isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
+                    cur = cur[int(part)]
+                elif isinstance(cur, Mapping) and part in cur:
+                    cur = cur[part]
+                else:
+                    raise doc.error(path, f'robot.yaml has no value at {ref!r}')
+            if 'scale' in node:
+                if not isinstance(cur, (int, float)) or isinstance(cur, bool):
+                    raise doc.error(path, f'{ref!r} is not a number, so it cannot be scaled')
+                cur = cur * node['scale']
+            return copy.deepcopy(cur)
+        return {k: resolve_refs(v, robot, doc, path + (k,)) for k, v in node.items()}
+    if isinstance(node, list):
+        return [resolve_refs(v, robot, doc, path + (i,)) for i, v in enumerate(node)]
+    return node
+
+
+_CJK_GAP = re.compile(r'(?<=[\u3000-\u9fff\uff00-\uffef])\s+|\s+(?=[\u3000-\u9fff\uff00-\uffef])')
+
+
+def pick_text(text: Any, lang: str) -> str:
+    """Return the description in ``lang``, falling back to English."""
+    chosen = text if isinstance(text, str) else str(text.get(lang) or text['en'])
+    # YAML folding joins lines with a space, which Chinese text does not use.
+    return _CJK_GAP.sub('', chosen.strip())
+
+
+def _hash(tools: tuple[ToolSpec, ...]) -> str:
+    body = [{'name': t.name, 'title': t.title, 'version': t.version, 'kind': t.kind,
+             'description': t.description, 'input': t.input_schema,
+             'output': t.output_schema, 'annotations': t.annotations,
+             'binding': t.binding, 'approval': t.requires_approval, 'backends': t.backends}
+            for t in tools]
+    blob = json.dumps(body, sort_keys=True, separators=(',', ':'), default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def _read(config_dir: str, name: str) -> LoadedYaml:
+    path = os.path.join(config_dir, name)
+    try:
+        with open(path, encoding='utf-8') as f:
+            text = f.read()
+    except OSError as exc:
+        raise ConfigError(path, None, (), f'cannot read: {exc.strerror}') from None
+    return load_yaml(text, path)
+
+
+def load_robot(config_dir: str) -> tuple[RobotConfig, LoadedYaml]:
+    """Load and validate ``robot.yaml``."""
+    doc = _read(config_dir, ROBOT_FILE)
+    _raise_first(_schema_errors(doc, ROBOT_SCHEMA, 'robot.yaml'))
+    lim = doc.data['limits']
+    for lo, hi in (('default_velocity_scaling', 'max_velocity_scaling'),
+                   ('default_acceleration_scaling', 'max_acceleration_scaling')):
+        if lim[lo] > lim[hi]:
+            raise doc.error(['limits', lo], f'{lo} {lim[lo]} exceeds {hi} {lim[hi]}')
+    ws = lim['workspace']
+    if any(a >= b for a, b in zip(ws['min'], ws['max'])):
+        raise doc.error(['limits', 'workspace'], 'each workspace min must be below its max')
+    if len(doc.data['joints']['home']) != len(doc.data['joints']['arm']):
+        raise doc.error(['joints', 'home'], 'home needs one value per arm joint')
+    return RobotConfig.from_dict(doc.data), doc
+
+
+def load_catalog(config_dir: str, lang: str = 'en') -> Catalog:
+    """Load both files; raise :class:`ConfigError` naming file, line and path."""
+    robot, robot_doc = load_robot(config_dir)
+    doc = _read(config_dir, TOOLS_FILE)
+    _raise_first(_schema_errors(doc, TOOLS_SCHEMA, 'tools.yaml'))
+    tools: list[ToolSpec] = []
+    seen: set[str] = set()
+    for i, raw in enumerate(doc.data['tools']):
+        base = ('tools', i)
+        if raw['name'] in seen:
+            raise doc.error(base + ('name',), f"duplicate tool name {raw['name']!r}")
+        seen.add(raw['name'])
+        kind = KINDS.get(raw['kind'])
+        if kind is None:
+            raise doc.error(base + ('kind',), f"unknown kind {raw['kind']!r}; expected one of "
+                            f"{', '.join(sorted(KINDS))}")
+        schema = resolve_refs(raw['input'], robot_doc.data, doc, base + ('input',))
+        meta_errors = list(Draft202012Validator(Draft202012Validator.META_SCHEMA)
+                           .iter_errors(schema))
+        if meta_errors:
+            e = meta_errors[0]
+            raise doc.error(base + ('input',) + tuple(e.absolute_path),
+                            f'not a valid JSON Schema (Draft 2020-12): {e.message}')
+        if schema.get('type') != 'object':
+            raise doc.error(base + ('input', 'type'), 'input must be a schema with type: object')
+        if '*' not in kind.parameters:
+            unknown = set(schema.get('properties', {})) - kind.parameters
+            if unknown:
+                raise doc.error(base + ('input', 'properties'),
+                                f"kind {kind.name!r} does not use {sorted(unknown)}; it accepts "
+                                f"{sorted(kind.parameters) or 'no parameters'}")
+        binding = resolve_refs(raw.get('binding', {}), robot_doc.data, doc, base + ('binding',))
+        annotations = dict(kind.annotations) | {'title': raw['title']}
+        annotations.update(raw.get('annotations', {}))
+        desc = raw['description']
+        tools.append(ToolSpec(
+            name=raw['name'], title=raw['title'], version=raw['version'], kind=raw['kind'],
+            description=pick_text(desc, lang), input_schema=schema,
+            output_schema=kind.output_schema, annotations=annotations, binding=binding,
+            requires_approval=bool(raw.get('requires_approval', False)),
+            backends=tuple(raw.get('backends', ('sim', 'ros'))),
+            source_line=doc.line_of(base),
+            descriptions={'en': desc} if isinstance(desc, str) else dict(desc)))
+    t = tuple(tools)
+    return Catalog(config_dir, robot, t, _hash(t), doc.data)
+
+
+__all__ = ['Catalog', 'ConfigError', 'ToolSpec', 'format_path', 'load_catalog', 'load_robot']

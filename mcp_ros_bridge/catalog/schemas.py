@@ -1,0 +1,100 @@
+"""JSON Schemas (Draft 2020-12) of our own YAML formats: robot.yaml and tools.yaml."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_NUM: dict[str, Any] = {'type': 'number'}
+_POS: dict[str, Any] = {'type': 'number', 'exclusiveMinimum': 0}
+_FRACTION: dict[str, Any] = {'type': 'number', 'exclusiveMinimum': 0, 'maximum': 1}
+_NAME: dict[str, Any] = {'type': 'string', 'minLength': 1}
+_VEC3: dict[str, Any] = {'type': 'array', 'items': _NUM, 'minItems': 3, 'maxItems': 3}
+_ROS_NAME: dict[str, Any] = {'type': 'string', 'pattern': '^/?[A-Za-z_~{][A-Za-z0-9_/{}~]*$'}
+_POLICY: dict[str, Any] = {'enum': ['reject', 'clamp']}
+
+
+def _obj(props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    return {
+        'type': 'object',
+        'additionalProperties': False,
+        'properties': props,
+        'required': list(props) if required is None else required,
+    }
+
+
+ROBOT_SCHEMA: dict[str, Any] = _obj({
+    'format': {'const': 1},
+    'robot': _NAME,
+    'frames': _obj({'base': _NAME, 'end_effector': _NAME, 'ft_sensor': _NAME}),
+    'moveit': _obj({'group': _NAME, 'gripper_group': {'type': 'string'},
+                    'planner_id': {'type': 'string'}, 'pipeline_id': {'type': 'string'}},
+                   ['group']),
+    'joints': _obj({'arm': {'type': 'array', 'items': _NAME, 'minItems': 1, 'uniqueItems': True},
+                    'gripper': {'type': 'array', 'items': _NAME, 'uniqueItems': True},
+                    'home': {'type': 'array', 'items': _NUM, 'minItems': 1}},
+                   ['arm', 'home']),
+    'ros': _obj({
+        'topics': {'type': 'object', 'additionalProperties': _obj(
+            {'name': _ROS_NAME, 'qos': {'enum': ['sensor_data', 'reliable', 'transient_local']}},
+            ['name'])},
+        'actions': {'type': 'object', 'additionalProperties': _ROS_NAME},
+        'services': {'type': 'object', 'additionalProperties': _ROS_NAME},
+        'gripper_interface': {'enum': ['gripper_command', 'parallel_gripper_command']},
+        'ee_pose_source': {'enum': ['fk', 'tf']},
+        'distro': {'enum': ['auto', 'humble', 'jazzy']},
+    }, []),
+    'gripper': _obj({'max_width_m': _POS, 'min_force_n': _POS, 'max_force_n': _POS}),
+    'limits': _obj({
+        'workspace': _obj({'frame': _NAME, 'min': _VEC3, 'max': _VEC3}),
+        'max_velocity_scaling': _FRACTION,
+        'max_acceleration_scaling': _FRACTION,
+        'default_velocity_scaling': _FRACTION,
+        'default_acceleration_scaling': _FRACTION,
+        'max_cartesian_speed_mps': _POS,
+        'contact_force_limit_n': _POS,
+        'sensor_max_age_s': _POS,
+        'joint_limit_margin_rad': {'type': 'number', 'minimum': 0},
+        'min_cartesian_fraction': _FRACTION,
+        'motion_timeout_s': _POS,
+        'policy': _POLICY,
+        'policies': {'type': 'object', 'additionalProperties': _POLICY,
+                     'propertyNames': {'enum': [
+                         'workspace', 'velocity_scaling', 'acceleration_scaling',
+                         'gripper_force', 'cartesian_speed']}},
+    }, ['workspace', 'max_velocity_scaling', 'max_acceleration_scaling',
+        'default_velocity_scaling', 'default_acceleration_scaling', 'max_cartesian_speed_mps',
+        'contact_force_limit_n', 'sensor_max_age_s', 'joint_limit_margin_rad',
+        'min_cartesian_fraction', 'motion_timeout_s']),
+}, ['format', 'robot', 'frames', 'moveit', 'joints', 'gripper', 'limits'])
+
+_TEXT: dict[str, Any] = {
+    'oneOf': [
+        {'type': 'string', 'minLength': 1},
+        {'type': 'object', 'required': ['en'], 'additionalProperties': False,
+         'properties': {'en': {'type': 'string', 'minLength': 1},
+                        'zh': {'type': 'string', 'minLength': 1}}},
+    ],
+}
+
+TOOL_SCHEMA: dict[str, Any] = _obj({
+    'name': {'type': 'string', 'pattern': '^[A-Za-z0-9_.-]{1,128}$'},
+    'title': _NAME,
+    'version': {'type': 'string', 'pattern': r'^\d+\.\d+\.\d+$'},
+    'kind': _NAME,
+    'description': _TEXT,
+    'input': {'type': 'object'},
+    'annotations': _obj({'readOnlyHint': {'type': 'boolean'},
+                         'destructiveHint': {'type': 'boolean'},
+                         'idempotentHint': {'type': 'boolean'},
+                         'openWorldHint': {'type': 'boolean'},
+                         'title': {'type': 'string'}}, []),
+    'requires_approval': {'type': 'boolean'},
+    'backends': {'type': 'array', 'items': {'enum': ['sim', 'ros']}, 'minItems': 1,
+                 'uniqueItems': True},
+    'binding': {'type': 'object'},
+}, ['name', 'title', 'version', 'kind', 'description', 'input'])
+
+TOOLS_SCHEMA: dict[str, Any] = _obj({
+    'format': {'const': 1},
+    'tools': {'type': 'array', 'items': TOOL_SCHEMA, 'minItems': 1},
+}, ['format', 'tools'])

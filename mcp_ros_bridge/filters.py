@@ -1,0 +1,55 @@
+"""Force/torque filters over a window of raw samples: raw, moving average, Kalman."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+FILTERS = ('raw', 'moving_average', 'kalman')
+
+
+def moving_average(samples: np.ndarray) -> np.ndarray:
+    """Return the per-axis mean of an (N, k) window."""
+    return samples.mean(axis=0)
+
+
+def kalman(samples: np.ndarray, process_var: float = 1e-4,
+           measurement_var: float | None = None) -> np.ndarray:
+    """
+    Run a per-axis constant-value Kalman filter over an (N, k) window.
+
+    The measurement variance defaults to the window's own sample variance (a
+    floor keeps it positive), so the filter adapts to the sensor's noise
+    without configuration. Returns the final state estimate.
+    """
+    n = samples.shape[0]
+    if n == 1:
+        return samples[0].copy()
+    if measurement_var is None:
+        r = samples.var(axis=0)
+    else:
+        r = np.full(samples.shape[1], measurement_var)
+    r = np.maximum(r, 1e-12)
+    x = samples[0].astype(float).copy()
+    p = r.copy()
+    for z in samples[1:]:
+        p = p + process_var
+        k = p / (p + r)
+        x = x + k * (z - x)
+        p = (1.0 - k) * p
+    return x
+
+
+def apply_filter(kind: str, samples: Sequence[Sequence[float]]) -> np.ndarray:
+    """Filter an (N, k) window with ``kind`` (raw | moving_average | kalman)."""
+    arr = np.asarray(samples, dtype=float)
+    if arr.ndim != 2 or arr.shape[0] == 0:
+        raise ValueError('need at least one sample')
+    if kind == 'raw':
+        return arr[-1].copy()
+    if kind == 'moving_average':
+        return moving_average(arr)
+    if kind == 'kalman':
+        return kalman(arr)
+    raise ValueError(f'unknown filter {kind!r}; use one of {", ".join(FILTERS)}')

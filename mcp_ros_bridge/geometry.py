@@ -1,0 +1,51 @@
+"""Frames, quaternions and Euler angles (fixed-axis XYZ roll/pitch/yaw) via transforms3d."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from mcp_ros_bridge.backends.port import Pose
+import numpy as np
+from transforms3d.euler import euler2quat, quat2euler
+from transforms3d.quaternions import qinverse, qmult
+
+
+def rpy_deg_to_quat(roll: float, pitch: float, yaw: float) -> tuple[float, float, float, float]:
+    """Return the (w, x, y, z) quaternion of fixed-axis roll/pitch/yaw in degrees."""
+    q = euler2quat(math.radians(roll), math.radians(pitch), math.radians(yaw), 'sxyz')
+    return tuple(float(v) for v in q)  # type: ignore[return-value]
+
+
+def quat_to_rpy_deg(q: tuple[float, float, float, float]) -> tuple[float, float, float]:
+    """Return fixed-axis roll/pitch/yaw in degrees of a (w, x, y, z) quaternion."""
+    r, p, y = quat2euler(np.asarray(q, dtype=float), 'sxyz')
+    return (math.degrees(r), math.degrees(p), math.degrees(y))
+
+
+def angle_between(q1: tuple[float, ...], q2: tuple[float, ...]) -> float:
+    """Return the rotation angle in radians between two unit quaternions."""
+    d = qmult(qinverse(np.asarray(q1, dtype=float)), np.asarray(q2, dtype=float))
+    return float(2.0 * math.atan2(np.linalg.norm(d[1:]), abs(d[0])))
+
+
+def pose_to_dict(pose: Pose) -> dict[str, Any]:
+    """Render a pose for structured output: metres, degrees and the quaternion."""
+    r, p, y = quat_to_rpy_deg(pose.orientation)
+    w, qx, qy, qz = pose.orientation
+    return {
+        'frame': pose.frame_id,
+        'position_m': {'x': round(pose.position[0], 5), 'y': round(pose.position[1], 5),
+                       'z': round(pose.position[2], 5)},
+        'orientation_deg': {'roll': round(r, 3), 'pitch': round(p, 3), 'yaw': round(y, 3)},
+        'quaternion': {'w': round(w, 6), 'x': round(qx, 6), 'y': round(qy, 6),
+                       'z': round(qz, 6)},
+    }
+
+
+def describe_pose(pose: Pose) -> str:
+    """Return a one-line human summary of a pose."""
+    d = pose_to_dict(pose)
+    p, o = d['position_m'], d['orientation_deg']
+    return (f"x={p['x']:.3f} y={p['y']:.3f} z={p['z']:.3f} m, roll={o['roll']:.1f} "
+            f"pitch={o['pitch']:.1f} yaw={o['yaw']:.1f} deg in {pose.frame_id}")
