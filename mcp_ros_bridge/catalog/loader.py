@@ -181,7 +181,7 @@ def load_catalog(config_dir: str, lang: str = 'en') -> Catalog:
             unknown = set(schema.get('properties', {})) - kind.parameters
             if unknown:
                 raise doc.error(base + ('input', 'properties'),
-                                f"kind {kind.name!r} does not use {sorted(unknown)}; it accepts "
+                                f'kind {kind.name!r} does not use {sorted(unknown)}; it accepts '
                                 f"{sorted(kind.parameters) or 'no parameters'}")
         binding = resolve_refs(raw.get('binding', {}), robot_doc.data, doc, base + ('binding',))
         annotations = dict(kind.annotations) | {'title': raw['title']}
