@@ -1,0 +1,121 @@
+"""
+Pure builders for Cartesian paths and the retiming Humble needs.
+
+They build the GetCartesianPath request and the ExecuteTrajectory goal.
+
+Humble's ``compute_cartesian_path`` has no scaling fields and returns a
+full-speed trajectory, so :func:`retime_trajectory` slows it down to the
+requested scaling (and Cartesian speed) before it is executed.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from math import dist, floor, sqrt
+from typing import Any
+
+from mcp_ros_bridge.backends.port import BackendError, CartesianGoal
+from mcp_ros_bridge.backends.ros.goals import (
+    cartesian_speed_link_field,
+    check_distro,
+    check_pose,
+    check_scaling,
+    header,
+    pose_dict,
+)
+from mcp_ros_bridge.catalog.robot import RobotConfig
+
+
+def build_cartesian_path_request(config: RobotConfig, goal: CartesianGoal,
+                                 distro: str) -> dict[str, Any]:
+    """Return a moveit_msgs/srv/GetCartesianPath request dict."""
+    check_distro(distro)
+    vel, acc = check_scaling(config, goal.limits)
+    if not goal.waypoints:
+        raise BackendError('INVALID_GOAL', 'a Cartesian path needs at least one waypoint')
+    frames = {p.frame_id or config.base_frame for p in goal.waypoints}
+    if len(frames) != 1:
+        raise BackendError('INVALID_GOAL', f'waypoints use several frames: {sorted(frames)}',
+                           advice='express every waypoint in the same frame')
+    for pose in goal.waypoints:
+        check_pose(config, pose)
+    if not (0.0 < goal.max_step_m <= 0.05):
+        raise BackendError('INVALID_GOAL', f'max_step_m={goal.max_step_m} is outside (0, 0.05]')
+    link = goal.link or config.end_effector
+    request = {
+        'header': header(frames.pop()),
+        'start_state': {'is_diff': True},
+        'group_name': config.group,
+        'link_name': link,
+        'waypoints': [pose_dict(p) for p in goal.waypoints],
+        'max_step': float(goal.max_step_m),
+        'jump_threshold': 0.0,
+        'avoid_collisions': bool(goal.avoid_collisions),
+    }
+    if distro == 'jazzy':
+        request['max_velocity_scaling_factor'] = vel
+        request['max_acceleration_scaling_factor'] = acc
+        speed = goal.limits.max_cartesian_speed_mps
+        if speed is not None and speed > 0.0:
+            request[cartesian_speed_link_field(distro)] = link
+            request['max_cartesian_speed'] = float(speed)
+    return request
+
+
+def build_execute_goal(trajectory: Any, distro: str) -> dict[str, Any]:
+    """Return a moveit_msgs/action/ExecuteTrajectory goal for a computed trajectory."""
+    goal = {'trajectory': trajectory}
+    if check_distro(distro) == 'jazzy':
+        goal['controller_names'] = []
+    return goal
+
+
+def _seconds(duration: dict[str, Any]) -> float:
+    return float(duration.get('sec', 0)) + float(duration.get('nanosec', 0)) * 1e-9
+
+
+def _duration(seconds: float) -> dict[str, int]:
+    sec = floor(seconds)
+    return {'sec': sec, 'nanosec': round((seconds - sec) * 1e9) % 1_000_000_000}
+
+
+def path_length(waypoints: list[dict[str, Any]]) -> float:
+    """Return the length (m) of the polyline through waypoint pose dicts."""
+    pts = [(w['position']['x'], w['position']['y'], w['position']['z']) for w in waypoints]
+    return sum(dist(a, b) for a, b in pairwise(pts))
+
+
+def retime_factor(duration_s: float, velocity_scaling: float, acceleration_scaling: float,
+                  length_m: float = 0.0, max_speed_mps: float | None = None) -> float:
+    """
+    Return how much longer a full-speed trajectory must take (>= 1).
+
+    Time scales by 1/v for velocity and 1/sqrt(a) for acceleration; with a
+    Cartesian speed limit the mean speed along the path is kept below it.
+    """
+    factor = max(1.0 / velocity_scaling, 1.0 / sqrt(acceleration_scaling))
+    if max_speed_mps and duration_s > 0.0 and length_m > 0.0:
+        factor = max(factor, length_m / (max_speed_mps * duration_s))
+    return factor
+
+
+def retime_trajectory(trajectory: dict[str, Any], factor: float) -> dict[str, Any]:
+    """Return a moveit_msgs/RobotTrajectory dict stretched in time by ``factor``."""
+    if factor < 1.0:
+        raise ValueError('a trajectory is only ever slowed down')
+    jt = dict(trajectory.get('joint_trajectory', {}))
+    points = []
+    for point in jt.get('points', []):
+        p = dict(point)
+        p['velocities'] = [v / factor for v in point.get('velocities', [])]
+        p['accelerations'] = [a / factor ** 2 for a in point.get('accelerations', [])]
+        p['time_from_start'] = _duration(_seconds(point.get('time_from_start', {})) * factor)
+        points.append(p)
+    jt['points'] = points
+    return {**trajectory, 'joint_trajectory': jt}
+
+
+def trajectory_duration(trajectory: dict[str, Any]) -> float:
+    """Return the time_from_start (s) of the last point of a RobotTrajectory dict."""
+    points = trajectory.get('joint_trajectory', {}).get('points', [])
+    return _seconds(points[-1].get('time_from_start', {})) if points else 0.0

@@ -1,0 +1,81 @@
+"""
+Pure builders and interpretation for ros2_control gripper actions.
+
+``control_msgs/action/GripperCommand`` takes one joint position and a maximum
+effort; ``ParallelGripperCommand`` takes a JointState. ``position_scale``
+converts the total finger gap (what the port speaks) into the commanded joint
+position (0.5 for a two-finger gripper whose joint is one finger's travel).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from mcp_ros_bridge.catalog.robot import RobotConfig
+
+INTERFACES = ('gripper_command', 'parallel_gripper_command')
+CLOSED_EPS_M = 0.002
+
+
+def interface(config: RobotConfig) -> str:
+    """Return the configured gripper interface name."""
+    name = config.ros.get('gripper_interface', 'gripper_command')
+    if name not in INTERFACES:
+        raise ValueError(f'gripper_interface {name!r} is not one of {INTERFACES}')
+    return name
+
+
+def action_type(config: RobotConfig) -> str:
+    """Return the interface type of the configured gripper action."""
+    if interface(config) == 'gripper_command':
+        return 'control_msgs/action/GripperCommand'
+    return 'control_msgs/action/ParallelGripperCommand'
+
+
+def position_scale(config: RobotConfig) -> float:
+    """Return joint position per metre of total finger gap."""
+    default = 0.5 if len(config.gripper_joints) == 2 else 1.0
+    return float(config.ros.get('gripper_position_scale', default))
+
+
+def build_gripper_goal(config: RobotConfig, width_m: float, max_effort_n: float,
+                       speed_mps: float | None = None) -> dict[str, Any]:
+    """Return the goal dict for the configured gripper interface."""
+    position = float(width_m) * position_scale(config)
+    if interface(config) == 'gripper_command':
+        return {'command': {'position': position, 'max_effort': float(max_effort_n)}}
+    command: dict[str, Any] = {'name': [config.gripper_joints[0]], 'position': [position],
+                               'effort': [float(max_effort_n)]}
+    if speed_mps is not None:
+        command['velocity'] = [float(speed_mps) * position_scale(config)]
+    return {'command': command}
+
+
+@dataclass(frozen=True)
+class GripOutcome:
+    """What a gripper result says, in total finger gap (m) and force (N)."""
+
+    width_m: float
+    force_n: float
+    stalled: bool
+    reached_goal: bool
+
+
+def read_gripper_result(config: RobotConfig, result: dict[str, Any]) -> GripOutcome:
+    """Interpret a GripperCommand or ParallelGripperCommand result dict."""
+    scale = position_scale(config)
+    if 'state' in result:
+        state = result['state']
+        position = (state.get('position') or [0.0])[0]
+        effort = (state.get('effort') or [0.0])[0]
+    else:
+        position, effort = result.get('position', 0.0), result.get('effort', 0.0)
+    return GripOutcome(width_m=float(position) / scale, force_n=abs(float(effort)),
+                       stalled=bool(result.get('stalled', False)),
+                       reached_goal=bool(result.get('reached_goal', False)))
+
+
+def object_held(outcome: GripOutcome, target_width_m: float) -> bool:
+    """Return True when the fingers stalled before closing to the target width."""
+    return outcome.stalled and outcome.width_m > target_width_m + CLOSED_EPS_M
