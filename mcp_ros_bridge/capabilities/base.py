@@ -45,6 +45,7 @@ class Kind:
     motion: bool = False
     preempts: bool = False
     summary: str = ''
+    returns: str = ''
 
 
 READ_ONLY = {'readOnlyHint': True, 'destructiveHint': False, 'idempotentHint': True,

@@ -89,12 +89,15 @@ async def run_action(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
 KINDS = [
     Kind('ros_topic', run_topic, RESULT_OUTPUT, frozenset({'*'}), READ_ONLY,
-         summary='latest message of a declared topic'),
+         summary='latest message of a declared topic',
+         returns='the latest message of the declared topic'),
     Kind('ros_service', run_service, RESULT_OUTPUT, frozenset({'*'}),
          {'readOnlyHint': False, 'destructiveHint': True, 'idempotentHint': False,
-          'openWorldHint': True}, summary='call a declared service'),
+          'openWorldHint': True}, summary='call a declared service',
+         returns='the service response'),
     Kind('ros_action', run_action, RESULT_OUTPUT, frozenset({'*'}), MOTION, motion=True,
-         summary='goal to a declared action'),
+         summary='goal to a declared action',
+         returns='the action status and result'),
 ]
 
 BINDING_KEYS = {'ros_topic': 'topic', 'ros_service': 'service', 'ros_action': 'action'}

@@ -1,0 +1,122 @@
+"""
+Strict argument validation: compiled Draft 2020-12 validators, no coercion.
+
+``"15N"``, ``"0.2"`` and ``true`` are never numbers; unknown keys are refused
+by ``additionalProperties: false``; NaN and infinities are refused before the
+schema runs (JSON Schema bounds do not catch them).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+import math
+from typing import Any
+
+from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema.exceptions import ValidationError
+
+MAX_DEPTH = 16
+MAX_STRING = 4096
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the arguments, located at ``path``."""
+
+    path: tuple[Any, ...]
+    message: str
+    schema: dict[str, Any]
+    instance: Any
+    validator: str
+
+
+def field_name(path: tuple[Any, ...]) -> str:
+    """Render an argument path like ``waypoints[1].z``; the root is ``arguments``."""
+    out = ''
+    for part in path:
+        out += f'[{part}]' if isinstance(part, int) else (f'.{part}' if out else str(part))
+    return out or 'arguments'
+
+
+def _prescan(value: Any, path: tuple[Any, ...], depth: int, out: list[Problem]) -> None:
+    if len(out) >= 5:
+        return
+    if depth > MAX_DEPTH:
+        out.append(Problem(path, f'nesting deeper than {MAX_DEPTH} levels', {}, None, 'depth'))
+        return
+    if isinstance(value, float) and not math.isfinite(value):
+        out.append(Problem(path, f'{value!r} is not a finite number', {}, value, 'finite'))
+    elif isinstance(value, str) and len(value) > MAX_STRING:
+        out.append(Problem(path, f'string of {len(value)} characters is longer than '
+                           f'{MAX_STRING}', {}, value[:40] + '...', 'maxLength'))
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                out.append(Problem(path, f'key {k!r} is not a string', {}, k, 'type'))
+                continue
+            _prescan(v, path + (k,), depth + 1, out)
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            _prescan(v, path + (i,), depth + 1, out)
+
+
+def _relevance(err: ValidationError) -> tuple[int, int]:
+    # Prefer the deepest, most specific failure (as jsonschema's best_match does).
+    return (-len(err.path), 0 if err.validator in ('type', 'enum', 'const') else 1)
+
+
+def _leaf_errors(err: ValidationError) -> list[ValidationError]:
+    if err.context:
+        best = sorted(err.context, key=_relevance)
+        return _leaf_errors(best[0])
+    return [err]
+
+
+class ArgumentValidator:
+    """A compiled validator for one tool's input schema."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        """Compile ``schema`` once (checked against the meta-schema by the catalog)."""
+        self.schema = schema
+        self._validator = Draft202012Validator(schema, format_checker=FormatChecker())
+
+    def problems(self, args: Any) -> list[Problem]:
+        """Return every problem with ``args`` (empty when they are valid)."""
+        found: list[Problem] = []
+        _prescan(args, (), 0, found)
+        if found:
+            return found
+        try:
+            errors = sorted(self._validator.iter_errors(args), key=_relevance)
+        except RecursionError:
+            return [Problem((), 'arguments are nested too deeply', {}, None, 'depth')]
+        for err in errors[:5]:
+            for leaf in _leaf_errors(err):
+                found.append(Problem(tuple(leaf.absolute_path), leaf.message,
+                                     leaf.schema if isinstance(leaf.schema, dict) else {},
+                                     leaf.instance, str(leaf.validator)))
+        return found
+
+
+def fill_defaults(schema: dict[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+    """Return a copy of valid ``args`` with schema defaults filled in, recursively."""
+    out = copy.deepcopy(args)
+    _fill(schema, out)
+    return out
+
+
+def _fill(schema: dict[str, Any], value: Any) -> None:
+    if isinstance(value, dict):
+        for name, sub in schema.get('properties', {}).items():
+            if not isinstance(sub, dict):
+                continue
+            if name not in value and 'default' in sub:
+                value[name] = copy.deepcopy(sub['default'])
+            if name in value:
+                _fill(sub, value[name])
+    elif isinstance(value, list):
+        items = schema.get('items')
+        if isinstance(items, dict):
+            for v in value:
+                _fill(items, v)

@@ -1,0 +1,174 @@
+"""
+The safety envelope: limits enforced in code on every goal, whatever a tool's schema says.
+
+:class:`EnvelopedBackend` wraps any backend and checks each goal just before
+it reaches the robot: workspace box (after a frame transform), velocity and
+acceleration scaling in (0, cap], Cartesian speed cap, gripper force range,
+contact-force guard and stale F/T data for force control. Each limit's policy
+is ``reject`` (default: a LIMIT_EXCEEDED error, nothing moves) or ``clamp``
+(the goal is adjusted and the adjustment reported in the result).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+import math
+from typing import Any
+
+from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, GraspGoal, MotionLimits,
+                                          MotionResult, Pose, PoseGoal, ProgressFn,
+                                          RobotBackend)
+from mcp_ros_bridge.catalog.robot import RobotConfig
+from transforms3d.quaternions import qmult, rotate_vector
+
+
+class LimitError(BackendError):
+    """A value outside a configured limit; names the limit, value and allowed range."""
+
+    def __init__(self, limit: str, value: Any, allowed: str, hint: str = '') -> None:
+        """Build a LIMIT_EXCEEDED error."""
+        super().__init__('LIMIT_EXCEEDED', f'{limit} is {value}, allowed {allowed}',
+                         advice=hint or 'Adjust the value to the allowed range and call again.',
+                         details={'limit': limit, 'value': value, 'allowed': allowed})
+
+
+class Envelope:
+    """Pure checks of goals against the robot's limits."""
+
+    def __init__(self, robot: RobotConfig) -> None:
+        """Keep the robot's limits."""
+        self.robot = robot
+        self.limits = robot.limits
+
+    def _bounded(self, limit: str, value: float, lo: float, hi: float, lo_open: bool,
+                 notes: list[str]) -> float:
+        ok_lo = value > lo if lo_open else value >= lo
+        if math.isfinite(value) and ok_lo and value <= hi:
+            return value
+        allowed = f"{'(' if lo_open else '['}{lo}, {hi}]"
+        if self.limits.policy_for(limit) == 'clamp' and math.isfinite(value):
+            clamped = min(max(value, lo if not lo_open else min(hi, max(lo, 0.01))), hi)
+            notes.append(f'{limit} clamped from {value} to {clamped}')
+            return clamped
+        raise LimitError(limit, value, allowed)
+
+    def motion_limits(self, lim: MotionLimits, notes: list[str]) -> MotionLimits:
+        """Return limits with scaling in (0, cap], the speed cap and force guard applied."""
+        L = self.limits
+        vel = self._bounded('velocity_scaling', lim.velocity_scaling, 0.0,
+                            L.max_velocity_scaling, True, notes)
+        acc = self._bounded('acceleration_scaling', lim.acceleration_scaling, 0.0,
+                            L.max_acceleration_scaling, True, notes)
+        speed = L.max_cartesian_speed_mps
+        if lim.max_cartesian_speed_mps is not None:
+            speed = min(speed, lim.max_cartesian_speed_mps)
+        force = min(lim.contact_force_limit_n, L.contact_force_limit_n)
+        if not force > 0:
+            force = L.contact_force_limit_n
+        return MotionLimits(vel, acc, force, speed, min(lim.timeout_s, L.motion_timeout_s))
+
+    def point(self, p: tuple[float, float, float], notes: list[str],
+              label: str = 'target') -> tuple[float, float, float]:
+        """Check (or clamp) a point already expressed in the workspace frame."""
+        ws = self.limits.workspace
+        if ws.contains(p) and all(math.isfinite(v) for v in p):
+            return p
+        allowed = f'x in [{ws.lo[0]}, {ws.hi[0]}], y in [{ws.lo[1]}, {ws.hi[1]}], ' \
+                  f'z in [{ws.lo[2]}, {ws.hi[2]}] m in {ws.frame}'
+        shown = tuple(round(v, 4) for v in p)
+        if self.limits.policy_for('workspace') == 'clamp' and all(map(math.isfinite, p)):
+            c = tuple(min(max(v, lo), hi) for v, lo, hi in zip(p, ws.lo, ws.hi))
+            notes.append(f'{label} clamped from {shown} to {tuple(round(v, 4) for v in c)}')
+            return c  # type: ignore[return-value]
+        raise LimitError(f'workspace ({label})', shown, allowed,
+                         'Choose a point inside the workspace box.')
+
+    def grasp(self, goal: GraspGoal, notes: list[str]) -> GraspGoal:
+        """Check the grip force against the gripper's range."""
+        r = self.robot
+        force = self._bounded('gripper_force', goal.force_n, r.gripper_min_force_n,
+                              r.gripper_max_force_n, False, notes)
+        return replace(goal, force_n=force)
+
+
+def to_frame(pose: Pose, frame_pose: Pose) -> Pose:
+    """Express ``pose`` (given in frame F) in the frame ``frame_pose`` is given in."""
+    p = rotate_vector(pose.position, frame_pose.orientation)
+    pos = tuple(float(a + b) for a, b in zip(p, frame_pose.position))
+    q = tuple(float(v) for v in qmult(frame_pose.orientation, pose.orientation))
+    return Pose(pos, q, frame_pose.frame_id, pose.stamp)  # type: ignore[arg-type]
+
+
+class EnvelopedBackend:
+    """A backend wrapper that applies the :class:`Envelope` to every goal."""
+
+    def __init__(self, inner: RobotBackend, robot: RobotConfig) -> None:
+        """Wrap ``inner``."""
+        self.inner = inner
+        self.envelope = Envelope(robot)
+        self.robot = robot
+        self.info = inner.info
+
+    def __getattr__(self, name: str) -> Any:
+        """Delegate everything not guarded (sensing, images, stop...)."""
+        return getattr(self.inner, name)
+
+    async def _in_workspace_frame(self, pose: Pose) -> Pose:
+        ws = self.robot.limits.workspace
+        if pose.frame_id in ('', ws.frame):
+            return pose
+        frame_pose = await self.inner.end_effector_pose(ws.frame, pose.frame_id)
+        return to_frame(pose, frame_pose)
+
+    @staticmethod
+    def _noted(result: MotionResult, notes: list[str]) -> MotionResult:
+        if notes:
+            result.details.setdefault('adjustments', []).extend(notes)
+        return result
+
+    async def move_to_pose(self, goal: PoseGoal, progress: ProgressFn | None = None
+                           ) -> MotionResult:
+        """Check the target and limits, then delegate."""
+        notes: list[str] = []
+        target = await self._in_workspace_frame(goal.target)
+        pos = self.envelope.point(target.position, notes)
+        target = replace(target, position=pos)
+        goal = replace(goal, target=target,
+                       limits=self.envelope.motion_limits(goal.limits, notes))
+        return self._noted(await self.inner.move_to_pose(goal, progress), notes)
+
+    async def move_to_joints(self, goal: Any, progress: ProgressFn | None = None
+                             ) -> MotionResult:
+        """Check the limits, then delegate."""
+        notes: list[str] = []
+        goal = replace(goal, limits=self.envelope.motion_limits(goal.limits, notes))
+        return self._noted(await self.inner.move_to_joints(goal, progress), notes)
+
+    async def follow_cartesian_path(self, goal: CartesianGoal,
+                                    progress: ProgressFn | None = None) -> MotionResult:
+        """Check every waypoint and the limits, then delegate."""
+        notes: list[str] = []
+        points = []
+        for i, wp in enumerate(goal.waypoints):
+            wp = await self._in_workspace_frame(wp)
+            points.append(replace(wp, position=self.envelope.point(
+                wp.position, notes, f'waypoint {i}')))
+        goal = replace(goal, waypoints=points, min_fraction=max(
+            goal.min_fraction, self.robot.limits.min_cartesian_fraction),
+            limits=self.envelope.motion_limits(goal.limits, notes))
+        return self._noted(await self.inner.follow_cartesian_path(goal, progress), notes)
+
+    async def grasp(self, goal: GraspGoal, progress: ProgressFn | None = None) -> Any:
+        """Refuse force control on stale F/T data; check the force range."""
+        notes: list[str] = []
+        goal = self.envelope.grasp(goal, notes)
+        w = await self.inner.wrench_samples(1)
+        max_age = self.robot.limits.sensor_max_age_s
+        if w.age_s > max_age:
+            raise BackendError('SENSOR_STALE', f'the F/T sample is {w.age_s:.3f} s old, '
+                               f'older than {max_age} s; force control needs fresh data',
+                               details={'age_s': w.age_s, 'source': w.source})
+        result = await self.inner.grasp(goal, progress)
+        if notes:
+            result.details.setdefault('adjustments', []).extend(notes)
+        return result

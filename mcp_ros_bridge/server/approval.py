@@ -1,0 +1,95 @@
+"""
+User approval through MCP elicitation, for tools marked ``requires_approval``.
+
+Handshake-era clients (2025-11-25) are asked with an ``elicitation/create``
+request inside the call; 2026-07-28 clients get an ``InputRequiredResult`` and
+call again with the answer. A client without elicitation gets the configured
+policy (deny by default). Decline or cancel means nothing moves.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from mcp_ros_bridge.backends.port import RobotBackend
+from mcp_ros_bridge.catalog.loader import ToolSpec
+from mcp_ros_bridge.catalog.robot import RobotConfig
+import mcp_types as types
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+KEY = 'approval'
+SCHEMA: dict[str, Any] = {
+    'type': 'object',
+    'properties': {'approve': {'type': 'boolean', 'title': 'Allow this motion?',
+                               'description': 'Tick to let the robot move as described.'}},
+    'required': ['approve'],
+}
+ELICITATION = types.ClientCapabilities(elicitation=types.ElicitationCapability())
+
+
+class Denied(Exception):
+    """The motion was not approved; the message says why."""
+
+
+async def plan_summary(spec: ToolSpec, args: dict[str, Any], backend: RobotBackend,
+                       robot: RobotConfig) -> str:
+    """Describe what will move: target, distance, estimated duration and speed."""
+    scaling = float(args.get('velocity_scaling', robot.limits.default_velocity_scaling))
+    lines = [f'{spec.title} ({spec.name}) asks to move the robot.']
+    target = args.get('position')
+    if target is None and args.get('waypoints'):
+        target = args['waypoints'][-1]
+    if target is not None:
+        lines.append(f"Target: x={target['x']:.3f} y={target['y']:.3f} z={target['z']:.3f} m "
+                     f'in {robot.base_frame}.')
+        try:
+            now = await backend.end_effector_pose(robot.base_frame, robot.end_effector)
+            dist = math.dist(now.position, (target['x'], target['y'], target['z']))
+            speed = robot.limits.max_cartesian_speed_mps * scaling
+            lines.append(f'Distance: {dist:.3f} m; about {dist / max(speed, 1e-3):.1f} s at up '
+                         f'to {speed * 1000:.0f} mm/s.')
+        except Exception:  # noqa: BLE001 - the summary is best effort
+            lines.append('Distance: unknown (current pose unavailable).')
+    elif 'positions' in args:
+        lines.append('Target joints (rad): ' + ', '.join(f'{v:.3f}' for v in args['positions']))
+    elif 'force_n' in args:
+        lines.append(f"Grip force: {args['force_n']} N.")
+    lines.append(f'Speed scaling: {scaling:.2f} of maximum.')
+    return '\n'.join(lines)
+
+
+def _verdict(result: types.ElicitResult) -> None:
+    if result.action == 'accept' and (result.content or {}).get('approve') is True:
+        return
+    how = 'declined' if result.action in ('decline', 'accept') else 'cancelled'
+    raise Denied(f'the user {how} the motion; nothing moved')
+
+
+async def request_approval(ctx: Any, params: types.CallToolRequestParams, message: str,
+                           policy: str) -> types.InputRequiredResult | None:
+    """
+    Ask the user; return None when approved, or an InputRequiredResult to send.
+
+    Raises :class:`Denied` when the user declines or the client cannot ask.
+    """
+    if params.input_responses and KEY in params.input_responses:
+        answer = params.input_responses[KEY]
+        if isinstance(answer, types.ElicitResult):
+            _verdict(answer)
+            return None
+        raise Denied('the approval answer was not an elicitation result; nothing moved')
+    if not ctx.session.check_client_capability(ELICITATION):
+        if policy == 'allow':
+            return None
+        raise Denied('this tool needs the user\'s approval, but the client cannot ask the user '
+                     '(no elicitation support); nothing moved. Ask the user to approve in a '
+                     'client that supports elicitation, or to change the approval policy')
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        return types.InputRequiredResult(
+            input_requests={KEY: types.ElicitRequest(params=types.ElicitRequestFormParams(
+                message=message, requested_schema=SCHEMA))},
+            request_state=f'approval:{params.name}')
+    result = await ctx.session.elicit_form(message, SCHEMA, related_request_id=ctx.request_id)
+    _verdict(result)
+    return None

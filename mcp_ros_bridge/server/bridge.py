@@ -1,0 +1,109 @@
+"""
+The MCP server: a low-level SDK ``Server`` whose tools come from the catalog.
+
+Serves both protocol generations the SDK speaks. Catalog changes are announced
+with ``notifications/tools/list_changed`` to handshake-era sessions and on the
+subscriptions bus to 2026-07-28 listeners.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp_ros_bridge import __version__
+from mcp_ros_bridge.backends.port import RobotBackend
+from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
+from mcp_ros_bridge.server.audit import AuditLog
+from mcp_ros_bridge.server.calls import CallPipeline, CallSettings
+import mcp_types as types
+
+log = logging.getLogger('mcp_ros_bridge.server')
+
+INSTRUCTIONS = (
+    'Tools for one robot arm with a parallel gripper and a wrist force/torque sensor. Units are '
+    'SI unless a parameter says otherwise (m, rad, N, s; orientations in degrees). Poses are in '
+    'the robot base frame. Only one motion runs at a time; read-only tools work meanwhile. '
+    'stop_arm cancels motion goals; it is not an emergency stop. Look before moving: read '
+    'poses and sensors first, approach from above, then grasp.')
+
+
+def tool_model(spec: ToolSpec) -> types.Tool:
+    """Render a ToolSpec as the MCP ``Tool`` that ``tools/list`` returns."""
+    a = spec.annotations
+    return types.Tool(
+        name=spec.name, title=spec.title, description=spec.description,
+        input_schema=spec.input_schema, output_schema=spec.output_schema,
+        annotations=types.ToolAnnotations(
+            title=a.get('title'), read_only_hint=a.get('readOnlyHint'),
+            destructive_hint=a.get('destructiveHint'),
+            idempotent_hint=a.get('idempotentHint'), open_world_hint=a.get('openWorldHint')),
+        meta={'io.github.mcp_ros_bridge/version': spec.version,
+              'io.github.mcp_ros_bridge/kind': spec.kind,
+              'io.github.mcp_ros_bridge/requires_approval': spec.requires_approval})
+
+
+class _BridgeSdkServer(Server):
+    """Advertises ``tools.listChanged`` by default, whatever transport starts it."""
+
+    def create_initialization_options(self, notification_options: Any = None,
+                                      *args: Any, **kwargs: Any) -> Any:
+        return super().create_initialization_options(
+            notification_options or NotificationOptions(tools_changed=True), *args, **kwargs)
+
+
+class BridgeServer:
+    """Owns the catalog, the call pipeline and client notification channels."""
+
+    def __init__(self, catalog: Catalog, backend: RobotBackend,
+                 settings: CallSettings | None = None, audit: AuditLog | None = None) -> None:
+        """Build the SDK server for ``catalog`` on ``backend``."""
+        self.backend = backend
+        self.catalog = catalog.for_backend(backend.info.name)
+        self.pipeline = CallPipeline(backend, self.catalog, settings or CallSettings(),
+                                     audit or AuditLog(None))
+        self.bus = InMemorySubscriptionBus()
+        self.listen = ListenHandler(self.bus)
+        self._sessions: set[Any] = set()
+        self.server = _BridgeSdkServer(
+            'mcp_ros_bridge', version=__version__, title='MCP ROS bridge',
+            instructions=INSTRUCTIONS, on_list_tools=self._list_tools,
+            on_call_tool=self.pipeline.call, on_subscriptions_listen=self.listen)
+        self.server.add_notification_handler('notifications/initialized',
+                                             types.NotificationParams, self._initialized)
+        self.server.middleware.append(RequestStateBoundary(
+            RequestStateSecurity.ephemeral(), default_audience=self.server.name))
+
+    async def _list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[tool_model(t) for t in self.catalog.tools])
+
+    async def _initialized(self, ctx: Any, params: Any) -> None:
+        session = ctx.session
+        self._sessions.add(session)
+        conn = getattr(session, '_connection', None)
+        stack = getattr(conn, 'exit_stack', None)
+        if stack is not None:
+            stack.callback(self._sessions.discard, session)
+
+    async def install_catalog(self, catalog: Catalog) -> bool:
+        """Swap in a new catalog; notify clients when its content hash changed."""
+        catalog = catalog.for_backend(self.backend.info.name)
+        if catalog.content_hash == self.catalog.content_hash:
+            return False
+        self.catalog = catalog
+        self.pipeline.set_catalog(catalog)
+        log.info('tool catalog changed (hash %s); notifying clients', catalog.content_hash)
+        await self.bus.publish(ToolsListChanged())
+        for session in list(self._sessions):
+            try:
+                await session.send_tool_list_changed()
+            except Exception:  # noqa: BLE001 - a gone client must not stop the others
+                self._sessions.discard(session)
+        return True
+
+    def close(self) -> None:
+        """End subscription streams."""
+        self.listen.close()

@@ -1,0 +1,208 @@
+"""
+The ``tools/call`` pipeline: contract, safety, capability, result, audit.
+
+Order per call: look up the tool (unknown → JSON-RPC error), validate strictly
+(nothing reaches the backend otherwise), fill defaults, then for motion tools
+rate limit, approval, idempotency and the one-motion arbiter, then the
+capability on the enveloped backend. Cancellation or disconnect during a
+motion stops the robot before the cancellation propagates (deadman).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+import logging
+import time
+import traceback
+from typing import Any
+
+from mcp_ros_bridge.backends.port import BackendError, RobotBackend
+from mcp_ros_bridge.capabilities import CallContext, Kind, KINDS
+from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
+from mcp_ros_bridge.contract.errors import not_an_object_text, validation_error_text
+from mcp_ros_bridge.contract.results import backend_error_result, error_result, outcome_result
+from mcp_ros_bridge.contract.validation import ArgumentValidator, field_name, fill_defaults
+from mcp_ros_bridge.safety.arbiter import BusyError, MotionArbiter
+from mcp_ros_bridge.safety.envelope import EnvelopedBackend
+from mcp_ros_bridge.safety.idempotency import IdempotencyCache, KeyReuseError
+from mcp_ros_bridge.safety.ratelimit import RateLimiter
+from mcp_ros_bridge.server.approval import Denied, plan_summary, request_approval
+from mcp_ros_bridge.server.audit import AuditLog
+from mcp.shared.exceptions import MCPError
+import mcp_types as types
+
+log = logging.getLogger('mcp_ros_bridge.calls')
+
+
+@dataclass
+class CallSettings:
+    """Policies of the call pipeline."""
+
+    approval_policy: str = 'deny'
+    motion_rate_per_s: float = 2.0
+    motion_burst: int = 10
+    idempotency_ttl_s: float = 600.0
+    read_timeout_s: float = 15.0
+    stop_wait_s: float = 5.0
+
+
+def session_key(ctx: Any) -> object:
+    """Identify the client session a call belongs to (best effort)."""
+    request = getattr(ctx, 'request', None)
+    headers = getattr(request, 'headers', None)
+    if headers is not None and headers.get('mcp-session-id'):
+        return headers.get('mcp-session-id')
+    conn = getattr(ctx.session, '_connection', None)
+    return id(conn) if conn is not None else 'local'
+
+
+class CallPipeline:
+    """Runs tool calls against one backend with the safety layer in front of it."""
+
+    def __init__(self, backend: RobotBackend, catalog: Catalog, settings: CallSettings,
+                 audit: AuditLog) -> None:
+        """Wrap ``backend`` in the envelope and set up the safety state."""
+        self.raw_backend = backend
+        self.settings = settings
+        self.audit = audit
+        self.arbiter = MotionArbiter()
+        self.idempotency = IdempotencyCache(settings.idempotency_ttl_s)
+        self.rate = RateLimiter(settings.motion_rate_per_s, settings.motion_burst)
+        self._validators: dict[tuple[str, str], ArgumentValidator] = {}
+        self.set_catalog(catalog)
+
+    def set_catalog(self, catalog: Catalog) -> None:
+        """Install a (re)loaded catalog; validators compile once per tool version."""
+        self.catalog = catalog
+        self.backend = EnvelopedBackend(self.raw_backend, catalog.robot)
+        keep = {(t.name, catalog.content_hash) for t in catalog.tools}
+        self._validators = {k: v for k, v in self._validators.items() if k in keep}
+
+    def validator(self, spec: ToolSpec) -> ArgumentValidator:
+        """Return the compiled validator for ``spec``."""
+        key = (spec.name, self.catalog.content_hash)
+        v = self._validators.get(key)
+        if v is None:
+            v = self._validators[key] = ArgumentValidator(spec.input_schema)
+        return v
+
+    async def call(self, ctx: Any, params: types.CallToolRequestParams
+                   ) -> types.CallToolResult | types.InputRequiredResult:
+        """Handle one ``tools/call``."""
+        started = time.monotonic()
+        spec = self.catalog.get(params.name)
+        if spec is None:
+            names = ', '.join(t.name for t in self.catalog.tools)
+            raise MCPError(code=types.INVALID_PARAMS,
+                           message=f'Unknown tool: {params.name}. Available tools: {names}')
+        args = params.arguments if params.arguments is not None else {}
+        result = await self._checked(ctx, params, spec, args)
+        if isinstance(result, types.CallToolResult):
+            outcome = 'error' if result.is_error else 'ok'
+            code = (result.structured_content or {}).get('error', {}).get('code') \
+                if result.is_error else None
+            self.audit.record(spec.name, args, outcome, time.monotonic() - started,
+                              code=code)
+        return result
+
+    async def _checked(self, ctx: Any, params: types.CallToolRequestParams, spec: ToolSpec,
+                       args: Any) -> types.CallToolResult | types.InputRequiredResult:
+        if not isinstance(args, dict):
+            return error_result(not_an_object_text(spec.name, args), 'INVALID_ARGUMENTS')
+        kind = KINDS[spec.kind]
+        problems = self.validator(spec).problems(args)
+        if problems:
+            text = validation_error_text(spec.name, problems, spec.input_schema, kind.returns)
+            return error_result(text, 'INVALID_ARGUMENTS',
+                                {'fields': [field_name(p.path) for p in problems]})
+        args = fill_defaults(spec.input_schema, args)
+        if kind.preempts:
+            return await self._run(ctx, spec, kind, args)
+        if not kind.motion:
+            return await self._run(ctx, spec, kind, args, timeout=self.settings.read_timeout_s)
+        return await self._motion(ctx, params, spec, kind, args)
+
+    async def _motion(self, ctx: Any, params: types.CallToolRequestParams, spec: ToolSpec,
+                      kind: Kind, args: dict[str, Any]
+                      ) -> types.CallToolResult | types.InputRequiredResult:
+        wait = self.rate.take(session_key(ctx))
+        if wait > 0:
+            return error_result(
+                f'{spec.name} refused: too many motion calls; try again in {wait:.1f} s. '
+                'Nothing moved.', 'RATE_LIMITED', {'retry_after_s': round(wait, 2)})
+        if self.arbiter.running is not None:
+            return error_result(f'{spec.name} refused: {BusyError(self.arbiter.running)}',
+                                'BUSY', {'running_tool': self.arbiter.running.tool})
+        if spec.requires_approval:
+            try:
+                summary = await plan_summary(spec, args, self.backend, self.catalog.robot)
+                pending = await request_approval(ctx, params, summary,
+                                                 self.settings.approval_policy)
+            except Denied as exc:
+                return error_result(f'{spec.name} not executed: {exc}.', 'NOT_APPROVED')
+            if pending is not None:
+                return pending
+        key = args.get('idempotency_key')
+        if key is None:
+            return await self._hold_and_run(ctx, spec, kind, args)
+        try:
+            result, replayed = await self.idempotency.run(
+                spec.name, key, args, lambda: self._hold_and_run(ctx, spec, kind, args))
+        except KeyReuseError as exc:
+            return error_result(f'{spec.name} refused: {exc}. Nothing moved.', 'KEY_REUSED')
+        if replayed:
+            result = result.model_copy(deep=True)
+            result.content.append(types.TextContent(
+                type='text', text=f'(Replayed the earlier result for idempotency_key {key!r}; '
+                                  'nothing moved again.)'))
+        return result
+
+    async def _hold_and_run(self, ctx: Any, spec: ToolSpec, kind: Kind,
+                            args: dict[str, Any]) -> types.CallToolResult:
+        try:
+            with self.arbiter.hold(spec.name, id(ctx.session)):
+                return await self._run(ctx, spec, kind, args)
+        except BusyError as exc:
+            return error_result(f'{spec.name} refused: {exc}', 'BUSY',
+                                {'running_tool': exc.running.tool})
+
+    async def _run(self, ctx: Any, spec: ToolSpec, kind: Kind, args: dict[str, Any],
+                   timeout: float | None = None) -> types.CallToolResult:
+        async def progress(fraction: float, message: str) -> None:
+            try:
+                await ctx.session.report_progress(max(0.0, min(1.0, fraction)), 1.0, message)
+            except Exception:  # noqa: BLE001 - progress is best effort
+                log.debug('progress notification failed', exc_info=True)
+
+        call_ctx = CallContext(self.backend, self.catalog.robot, spec.binding, progress)
+        try:
+            if kind.preempts:
+                outcome = await kind.run(call_ctx, args)
+                await self.arbiter.wait_idle(self.settings.stop_wait_s)
+            elif timeout is not None:
+                outcome = await asyncio.wait_for(kind.run(call_ctx, args), timeout)
+            else:
+                outcome = await kind.run(call_ctx, args)
+        except BackendError as exc:
+            return backend_error_result(spec.name, exc)
+        except asyncio.TimeoutError:
+            return error_result(f'{spec.name} timed out after {timeout} s; the request was '
+                                'cancelled.', 'TIMED_OUT', {'timeout_s': timeout})
+        except asyncio.CancelledError:
+            if kind.motion:
+                # Deadman: the caller cancelled or went away; do not leave the arm moving.
+                await asyncio.shield(self._stop_quietly())
+            raise
+        except Exception as exc:  # noqa: BLE001 - reported to the agent, logged in full
+            log.error('tool %s failed:\n%s', spec.name, traceback.format_exc())
+            return error_result(f'{spec.name} failed with an internal error '
+                                f'({type(exc).__name__}); the arm holds its position. '
+                                'Check the server log.', 'INTERNAL')
+        return outcome_result(outcome)
+
+    async def _stop_quietly(self) -> None:
+        try:
+            await self.raw_backend.stop()
+        except Exception:  # noqa: BLE001 - already on the failure path
+            log.exception('stop after cancellation failed')

@@ -1,0 +1,84 @@
+"""
+Streamable HTTP: loopback by default, Host/Origin checks, bearer token, body limit.
+
+A non-loopback bind refuses to start without a token. With a token every
+request needs ``Authorization: Bearer <token>`` (compared in constant time);
+a missing or wrong one gets 401 with ``WWW-Authenticate``. The token is never
+logged.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import json
+from typing import Any
+
+from mcp.server.lowlevel import Server
+from mcp.server.transport_security import TransportSecuritySettings
+
+MAX_BODY_BYTES = 1_000_000
+
+
+def is_loopback(host: str) -> bool:
+    """Return True for 127.0.0.0/8, ::1 and localhost."""
+    if host == 'localhost':
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class BearerAuth:
+    """Pure ASGI middleware: 401 unless the bearer token matches."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        """Wrap ``app``; ``token`` must be non-empty."""
+        self.app = app
+        self._token = token.encode()
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Check the Authorization header of HTTP requests."""
+        if scope['type'] != 'http':
+            await self.app(scope, receive, send)
+            return
+        supplied = b''
+        for name, value in scope.get('headers', []):
+            if name == b'authorization' and value[:7].lower() == b'bearer ':
+                supplied = value[7:].strip()
+        if supplied and hmac.compare_digest(supplied, self._token):
+            await self.app(scope, receive, send)
+            return
+        body = json.dumps({'error': 'unauthorized',
+                           'error_description': 'a valid bearer token is required'}).encode()
+        await send({'type': 'http.response.start', 'status': 401, 'headers': [
+            (b'content-type', b'application/json'),
+            (b'www-authenticate', b'Bearer realm="mcp_ros_bridge", error="invalid_token"'),
+            (b'content-length', str(len(body)).encode())]})
+        await send({'type': 'http.response.body', 'body': body})
+
+
+def security_settings(host: str, port: int, allowed_origins: list[str] | None = None
+                      ) -> TransportSecuritySettings:
+    """Host/Origin validation: loopback names always, plus the bind host."""
+    hosts = ['127.0.0.1:*', 'localhost:*', '[::1]:*']
+    origins = ['http://127.0.0.1:*', 'http://localhost:*', 'http://[::1]:*']
+    if not is_loopback(host) and host not in ('0.0.0.0', '::'):
+        hosts.append(f'{host}:*')
+        origins.append(f'http://{host}:*')
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True,
+                                     allowed_hosts=hosts,
+                                     allowed_origins=origins + list(allowed_origins or []))
+
+
+def build_app(server: Server, host: str, port: int, token: str | None,
+              allowed_origins: list[str] | None = None) -> Any:
+    """Return the ASGI app serving MCP at ``/mcp``."""
+    if not is_loopback(host) and not token:
+        raise ValueError(f'refusing to bind {host}: a non-loopback address needs a bearer '
+                         'token (--token-file or MCP_ROS_BRIDGE_TOKEN)')
+    app = server.streamable_http_app(
+        streamable_http_path='/mcp', host=host, max_request_body_size=MAX_BODY_BYTES,
+        transport_security=security_settings(host, port, allowed_origins))
+    return BearerAuth(app, token) if token else app

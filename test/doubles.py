@@ -1,0 +1,117 @@
+"""A recording double of the backend port, for unit and contract tests of the server."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, GripResult, Image,
+                                          JointStates, MotionResult, Pose, WrenchSamples)
+
+ARM = tuple(f'panda_joint{i}' for i in range(1, 8))
+
+
+class RecordingBackend:
+    """Records every port call; motions finish at once unless ``hold_motion`` is set."""
+
+    def __init__(self) -> None:
+        self.info = BackendInfo('sim', 'recording double', frozenset())
+        self.calls: list[tuple[str, Any]] = []
+        self.hold_motion = False
+        self.motion_started = asyncio.Event()
+        self.release_motion = asyncio.Event()
+        self.stopped = asyncio.Event()
+        self.fail_with: BackendError | None = None
+        self.wrench_age = 0.001
+
+    @property
+    def motion_calls(self) -> list[tuple[str, Any]]:
+        """Calls that would move the robot."""
+        return [c for c in self.calls if c[0] in (
+            'move_to_pose', 'move_to_joints', 'follow_cartesian_path', 'grasp', 'release',
+            'send_action_goal', 'call_service')]
+
+    async def start(self) -> None:
+        self.calls.append(('start', None))
+
+    async def close(self) -> None:
+        self.calls.append(('close', None))
+
+    async def joint_states(self) -> JointStates:
+        self.calls.append(('joint_states', None))
+        names = ARM + ('panda_finger_joint1', 'panda_finger_joint2')
+        pos = (0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785, 0.04, 0.04)
+        return JointStates(names, pos, (0.0,) * 9, (0.0,) * 9, 1.0, 0.002)
+
+    async def wrench_samples(self, count: int) -> WrenchSamples:
+        self.calls.append(('wrench_samples', count))
+        rows = tuple((0.1 * (i % 3), 0.0, -7.0 + 0.01 * i, 0.0, 0.0, 0.0)
+                     for i in range(count))
+        return WrenchSamples(rows, tuple(float(i) for i in range(count)), 'panda_ft_sensor',
+                             self.wrench_age, 1000.0)
+
+    async def end_effector_pose(self, frame: str, link: str = '') -> Pose:
+        self.calls.append(('end_effector_pose', (frame, link)))
+        return Pose((0.307, 0.0, 0.487), (0.0, 1.0, 0.0, 0.0), frame)
+
+    async def _motion(self, name: str, goal: Any, progress: Any) -> MotionResult:
+        self.calls.append((name, goal))
+        if self.fail_with is not None:
+            raise self.fail_with
+        if progress is not None:
+            await progress(0.5, 'halfway')
+        if self.hold_motion:
+            self.motion_started.set()
+            try:
+                await self.release_motion.wait()
+            except asyncio.CancelledError:
+                self.calls.append(('cancelled', name))
+                raise
+            if self.stopped.is_set():
+                return MotionResult('STOPPED', 'stopped on request', duration_s=0.1)
+        return MotionResult('SUCCEEDED', 'reached', Pose((0.5, 0.0, 0.3), (0, 1, 0, 0),
+                            'panda_link0'), duration_s=0.2, position_error_m=0.0004)
+
+    async def move_to_pose(self, goal: Any, progress: Any = None) -> MotionResult:
+        return await self._motion('move_to_pose', goal, progress)
+
+    async def move_to_joints(self, goal: Any, progress: Any = None) -> MotionResult:
+        return await self._motion('move_to_joints', goal, progress)
+
+    async def follow_cartesian_path(self, goal: Any, progress: Any = None) -> MotionResult:
+        return await self._motion('follow_cartesian_path', goal, progress)
+
+    async def stop(self) -> MotionResult:
+        self.calls.append(('stop', None))
+        was_moving = self.motion_started.is_set() and not self.release_motion.is_set()
+        self.stopped.set()
+        self.release_motion.set()
+        return MotionResult('STOPPED' if was_moving else 'IDLE', 'stop handled')
+
+    async def grasp(self, goal: Any, progress: Any = None) -> GripResult:
+        self.calls.append(('grasp', goal))
+        return GripResult('SUCCEEDED', 'holding', 0.05, goal.force_n, True, stalled=True)
+
+    async def release(self, goal: Any, progress: Any = None) -> GripResult:
+        self.calls.append(('release', goal))
+        return GripResult('SUCCEEDED', 'open', goal.width_m, 0.0, False, reached_goal=True)
+
+    async def capture_image(self, camera: str, width: int, height: int) -> Image:
+        self.calls.append(('capture_image', (camera, width, height)))
+        return Image(b'\x89PNG\r\n\x1a\n', 'image/png', width, height, camera)
+
+    async def object_pose(self, name: str, frame: str) -> Pose:
+        self.calls.append(('object_pose', name))
+        return Pose((0.5, 0.1, 0.025), (1.0, 0.0, 0.0, 0.0), frame)
+
+    async def read_topic(self, binding: Any) -> dict[str, Any]:
+        self.calls.append(('read_topic', binding))
+        return {'data': 1}
+
+    async def call_service(self, binding: Any, request: Any) -> dict[str, Any]:
+        self.calls.append(('call_service', request))
+        return {'ok': True}
+
+    async def send_action_goal(self, binding: Any, goal: Any, progress: Any = None) -> dict:
+        self.calls.append(('send_action_goal', goal))
+        return {'status': 'SUCCEEDED', 'result': {}}
