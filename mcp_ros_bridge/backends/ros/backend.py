@@ -1,0 +1,190 @@
+"""
+``RosBackend``: the backend port over ROS 2 (rclpy, MoveIt, ros2_control).
+
+A thin facade: the node and executor live in :mod:`.runtime`, sensor caches
+in :mod:`.sensors`, MoveIt in :mod:`.moveit`, the gripper in :mod:`.gripper`
+and declared bindings in :mod:`.bindings`. rclpy is imported only when the
+backend starts, so this module imports on machines without ROS.
+"""
+
+# Imports follow the google order that ament_flake8 checks.
+# ruff: noqa: I001
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGoal, GraspGoal,
+                                          GripResult, Image, JointGoal, JointStates,
+                                          MotionLimits, MotionResult, Pose, PoseGoal,
+                                          ProgressFn, ReleaseGoal, WrenchSamples)
+from mcp_ros_bridge.catalog.robot import RobotConfig
+
+SUPPORTS = frozenset({'joint_states', 'wrench', 'end_effector_pose', 'move_to_pose',
+                      'move_to_joints', 'cartesian_path', 'stop', 'grasp', 'release',
+                      'read_topic', 'call_service', 'send_action_goal'})
+
+
+class RosBackend:
+    """Drives a ROS 2 robot (MoveIt + ros2_control) from the MCP server's asyncio loop."""
+
+    info = BackendInfo('ros', 'ROS 2 robot through MoveIt 2 and ros2_control', SUPPORTS)
+
+    def __init__(self, config: RobotConfig, *, node_name: str = 'mcp_ros_bridge',
+                 namespace: str = '', ros_args: list[str] | None = None) -> None:
+        """Remember the configuration; :meth:`start` creates the node."""
+        self.config = config
+        self._node_args = (node_name, namespace, list(ros_args or []))
+        self._runtime: Any = None
+        self._parts: dict[str, Any] = {}
+
+    @property
+    def runtime(self) -> Any:
+        """Return the running :class:`RosRuntime` (for tests and the entry point)."""
+        return self._runtime
+
+    def _part(self, name: str) -> Any:
+        if name not in self._parts:
+            raise BackendError('UNAVAILABLE', 'the ROS backend is not started')
+        return self._parts[name]
+
+    async def start(self) -> None:
+        """Start the node and its executor thread; subscribe to joint states and wrench."""
+        if self._runtime is not None:
+            return
+        from mcp_ros_bridge.backends.ros.actions import GoalRunner
+        from mcp_ros_bridge.backends.ros.bindings import DeclaredBindings
+        from mcp_ros_bridge.backends.ros.gripper import GripperInterface
+        from mcp_ros_bridge.backends.ros.moveit import MoveItInterface
+        from mcp_ros_bridge.backends.ros.runtime import qos_from_name, RosRuntime
+        from mcp_ros_bridge.backends.ros.sensors import JointStateCache, WrenchBuffer
+        runtime = RosRuntime(*self._node_args)
+        node = await asyncio.to_thread(runtime.start)
+        self._runtime = runtime
+        topics = self.config.ros.get('topics', {})
+        joints = topics.get('joint_states', {'name': '/joint_states'})
+        wrench = topics.get('wrench', {'name': '/ft_sensor/wrench'})
+        self._parts['joints'] = JointStateCache(joints['name'])
+        self._parts['wrench'] = WrenchBuffer(wrench['name'])
+        from geometry_msgs.msg import WrenchStamped
+        from sensor_msgs.msg import JointState
+        node.create_subscription(JointState, joints['name'], self._parts['joints'].on_message,
+                                 qos_from_name(joints.get('qos')),
+                                 callback_group=runtime.sensor_group)
+        node.create_subscription(WrenchStamped, wrench['name'],
+                                 self._parts['wrench'].on_message,
+                                 qos_from_name(wrench.get('qos')),
+                                 callback_group=runtime.sensor_group)
+        runner = GoalRunner(runtime)
+        self._parts['runner'] = runner
+        self._parts['moveit'] = MoveItInterface(self.config, runner, node,
+                                                runtime.clients_group, self._guard)
+        self._parts['gripper'] = GripperInterface(self.config, runner)
+        self._parts['bindings'] = DeclaredBindings(runtime, runner)
+
+    async def close(self) -> None:
+        """Cancel running goals, then shut the node, executor and context down."""
+        runtime, self._runtime = self._runtime, None
+        if runtime is None:
+            return
+        await asyncio.wait({asyncio.ensure_future(self._parts['runner'].cancel_all())},
+                           timeout=3.0)
+        self._parts.clear()
+        await asyncio.to_thread(runtime.shutdown)
+
+    def _guard(self, limits: MotionLimits) -> Any:
+        from mcp_ros_bridge.backends.ros.guard import ForceGuard
+        max_age = self.config.limits.sensor_max_age_s
+        if self.config.ros.get('force_guard', 'required') == 'off':
+            return ForceGuard(None, limits.contact_force_limit_n, max_age)
+        self._part('wrench').read(1, self._runtime.now_s(), max_age)  # refuse when stale
+        return ForceGuard(self._part('wrench'), limits.contact_force_limit_n, max_age)
+
+    async def joint_states(self) -> JointStates:
+        """Return the newest joint states; SENSOR_STALE when older than the max age."""
+        return self._part('joints').read(self.config.arm_joints, self._runtime.now_s(),
+                                         self.config.limits.sensor_max_age_s)
+
+    async def wrench_samples(self, count: int) -> WrenchSamples:
+        """Return up to ``count`` newest raw wrench samples; SENSOR_STALE when old."""
+        return self._part('wrench').read(count, self._runtime.now_s(),
+                                         self.config.limits.sensor_max_age_s)
+
+    async def end_effector_pose(self, frame: str, link: str = '') -> Pose:
+        """Return the pose of ``link`` in ``frame`` via MoveIt's compute_fk."""
+        source = self.config.ros.get('ee_pose_source', 'fk')
+        if source != 'fk':
+            raise BackendError('UNSUPPORTED', f'ee_pose_source {source!r} is not supported by '
+                               'this bridge version', advice='set ros.ee_pose_source: fk')
+        joints = await self.joint_states()
+        return await self._part('moveit').fk(frame, link, list(joints.names),
+                                             list(joints.positions))
+
+    async def _finish(self, result: MotionResult) -> MotionResult:
+        from mcp_ros_bridge.backends.ros.moveit import best_effort
+        joints, error = await best_effort(self.joint_states(), 1.0)
+        if joints is not None:
+            result.joint_positions = dict(zip(joints.names, joints.positions))
+            pose, error = await best_effort(self._part('moveit').fk(
+                self.config.base_frame, '', list(joints.names), list(joints.positions)), 1.5)
+            result.final_pose = pose
+        if error:
+            result.details.setdefault('final_state_error', error)
+        return result
+
+    async def move_to_pose(self, goal: PoseGoal,
+                           progress: ProgressFn | None = None) -> MotionResult:
+        """Plan and execute a motion to a pose through MoveGroup."""
+        return await self._finish(await self._part('moveit').move(goal, progress))
+
+    async def move_to_joints(self, goal: JointGoal,
+                             progress: ProgressFn | None = None) -> MotionResult:
+        """Plan and execute a motion to joint positions through MoveGroup."""
+        return await self._finish(await self._part('moveit').move(goal, progress))
+
+    async def follow_cartesian_path(self, goal: CartesianGoal,
+                                    progress: ProgressFn | None = None) -> MotionResult:
+        """Compute and execute a Cartesian path (refused below ``min_fraction``)."""
+        return await self._finish(await self._part('moveit').follow_path(goal, progress))
+
+    async def stop(self) -> MotionResult:
+        """Cancel every running goal (not an emergency stop); idempotent."""
+        if self._runtime is None:
+            return MotionResult('STOPPED', 'the ROS backend is not running; nothing to stop')
+        count = await self._part('runner').cancel_all()
+        message = f'cancelled {count} running goal(s)' if count else 'no motion was running'
+        return MotionResult('STOPPED', message, details={'cancelled_goals': count})
+
+    async def grasp(self, goal: GraspGoal, progress: ProgressFn | None = None) -> GripResult:
+        """Close the gripper with a force limit."""
+        return await self._part('gripper').grasp(goal, progress)
+
+    async def release(self, goal: ReleaseGoal,
+                      progress: ProgressFn | None = None) -> GripResult:
+        """Open the gripper to a width."""
+        return await self._part('gripper').release(goal, progress)
+
+    async def capture_image(self, camera: str, width: int, height: int) -> Image:
+        """Cameras are served through declared topic bindings on ROS; not here."""
+        raise BackendError('UNSUPPORTED', 'the ROS backend has no built-in camera capture',
+                           advice='declare a topic binding for the camera topic instead')
+
+    async def object_pose(self, name: str, frame: str) -> Pose:
+        """Object poses need a perception source; not provided by the ROS backend."""
+        raise BackendError('UNSUPPORTED', f'no object pose source for {name!r} on ROS',
+                           advice='declare a topic binding for your perception output')
+
+    async def read_topic(self, binding: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the newest message of a declared topic as a dict with ``age_s``."""
+        return await self._part('bindings').read_topic(binding)
+
+    async def call_service(self, binding: Mapping[str, Any],
+                           request: Mapping[str, Any]) -> dict[str, Any]:
+        """Call a declared service with a request dict."""
+        return await self._part('bindings').call_service(binding, request)
+
+    async def send_action_goal(self, binding: Mapping[str, Any], goal: Mapping[str, Any],
+                               progress: ProgressFn | None = None) -> dict[str, Any]:
+        """Send a goal to a declared action; return status, result and feedback count."""
+        return await self._part('bindings').send_action_goal(binding, goal, progress)

@@ -1,0 +1,142 @@
+"""
+Thread-safe caches of sensor messages, written by ROS callbacks, read by asyncio.
+
+Callbacks run on the executor thread and do the least work possible (copy six
+floats and a stamp); reads compute ages and refuse stale data. The age of a
+sample is the larger of (node clock - header stamp) and the time since it was
+received, so neither a silent publisher nor an old stamp is served as fresh.
+"""
+
+# Imports follow the google order that ament_flake8 checks.
+# ruff: noqa: I001
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+import math
+import threading
+import time
+from typing import Any
+
+from mcp_ros_bridge.backends.port import BackendError, JointStates, WrenchSamples
+
+Row = tuple[float, float, float, float, float, float]
+
+
+def stamp_s(header: Any) -> float:
+    """Return a std_msgs/Header stamp in seconds."""
+    return header.stamp.sec + header.stamp.nanosec * 1e-9
+
+
+def sample_age(now_s: float, stamp: float, received_mono: float) -> float:
+    """Return the age of a sample: the larger of the stamp age and the receive age."""
+    recv_age = time.monotonic() - received_mono
+    return max(now_s - stamp, recv_age) if stamp > 0.0 else recv_age
+
+
+def stale_error(topic: str, age_s: float, max_age_s: float) -> BackendError:
+    """Return the SENSOR_STALE error naming the topic and the age."""
+    return BackendError(
+        'SENSOR_STALE', f'the newest sample on {topic} is {age_s:.3f} s old '
+        f'(max {max_age_s:.3f} s)',
+        advice=f'check that the driver publishing {topic} is running; retry when it is',
+        details={'topic': topic, 'age_s': round(age_s, 4), 'max_age_s': max_age_s})
+
+
+def no_sample_error(topic: str) -> BackendError:
+    """Return the SENSOR_STALE error for a topic that never published."""
+    return BackendError('SENSOR_STALE', f'no message received on {topic} yet',
+                        advice=f'check that a driver publishes {topic} and that QoS match',
+                        details={'topic': topic, 'age_s': None})
+
+
+class WrenchBuffer:
+    """A ring buffer of raw WrenchStamped samples, plus an optional force watcher."""
+
+    def __init__(self, topic: str, maxlen: int = 4096) -> None:
+        """Create an empty buffer for ``topic``."""
+        self.topic = topic
+        self.frame_id = ''
+        self._rows: deque[tuple[float, float, Row]] = deque(maxlen=maxlen)
+        self._lock = threading.Lock()
+        self.watcher: Callable[[float], None] | None = None
+
+    def on_message(self, msg: Any) -> None:
+        """Store one WrenchStamped (executor thread)."""
+        f, t = msg.wrench.force, msg.wrench.torque
+        row = (f.x, f.y, f.z, t.x, t.y, t.z)
+        with self._lock:
+            self._rows.append((stamp_s(msg.header), time.monotonic(), row))
+        self.frame_id = msg.header.frame_id
+        watcher = self.watcher
+        if watcher is not None:
+            watcher(math.sqrt(row[0] * row[0] + row[1] * row[1] + row[2] * row[2]))
+
+    def read(self, count: int, now_s: float, max_age_s: float) -> WrenchSamples:
+        """Return up to ``count`` newest samples; raise SENSOR_STALE when too old."""
+        with self._lock:
+            rows = list(self._rows)[-max(1, count):] if self._rows else []
+        if not rows:
+            raise no_sample_error(self.topic)
+        age = sample_age(now_s, rows[-1][0], rows[-1][1])
+        if age > max_age_s:
+            raise stale_error(self.topic, age, max_age_s)
+        stamps = tuple(r[0] for r in rows)
+        span = stamps[-1] - stamps[0]
+        rate = (len(stamps) - 1) / span if len(stamps) > 1 and span > 0 else 0.0
+        return WrenchSamples(samples=tuple(r[2] for r in rows), stamps=stamps,
+                             frame_id=self.frame_id, age_s=age, rate_hz=rate,
+                             source=self.topic)
+
+    def newest(self) -> tuple[float, float, Row] | None:
+        """Return the newest sample as (stamp, received time, row), or None."""
+        with self._lock:
+            return self._rows[-1] if self._rows else None
+
+
+class JointStateCache:
+    """The newest JointState per set of names (drivers may publish joints separately)."""
+
+    def __init__(self, topic: str) -> None:
+        """Create an empty cache for ``topic``."""
+        self.topic = topic
+        self._latest: dict[tuple[str, ...], tuple[Any, float]] = {}
+        self._lock = threading.Lock()
+
+    def on_message(self, msg: Any) -> None:
+        """Store one JointState (executor thread)."""
+        received = time.monotonic()
+        key = tuple(msg.name)
+        with self._lock:
+            self._latest[key] = (msg, received)
+
+    def read(self, required: tuple[str, ...], now_s: float, max_age_s: float) -> JointStates:
+        """Merge the newest messages; raise SENSOR_STALE if a required joint is old or absent."""
+        with self._lock:
+            entries = list(self._latest.values())
+        if not entries:
+            raise no_sample_error(self.topic)
+        values: dict[str, tuple[float, float, float, float, float]] = {}
+        for msg, received in entries:
+            stamp = stamp_s(msg.header)
+            age = sample_age(now_s, stamp, received)
+            for i, name in enumerate(msg.name):
+                vel = msg.velocity[i] if i < len(msg.velocity) else 0.0
+                eff = msg.effort[i] if i < len(msg.effort) else 0.0
+                if name not in values or values[name][4] > age:
+                    values[name] = (float(msg.position[i]), float(vel), float(eff), stamp, age)
+        missing = [n for n in required if n not in values]
+        if missing:
+            raise BackendError('SENSOR_STALE', f'{self.topic} has no data for {missing}',
+                               advice='check the joint state publisher and robot.yaml names',
+                               details={'topic': self.topic, 'missing': missing})
+        age = max((values[n][4] for n in required), default=0.0)
+        if age > max_age_s:
+            raise stale_error(self.topic, age, max_age_s)
+        names = tuple(required) + tuple(sorted(n for n in values if n not in required))
+        return JointStates(names=names,
+                           positions=tuple(values[n][0] for n in names),
+                           velocities=tuple(values[n][1] for n in names),
+                           efforts=tuple(values[n][2] for n in names),
+                           stamp=max(values[n][3] for n in names), age_s=age,
+                           source=self.topic)
