@@ -82,7 +82,7 @@ async def request_approval(ctx: Any, params: types.CallToolRequestParams, messag
     if not ctx.session.check_client_capability(ELICITATION):
         if policy == 'allow':
             return None
-        raise Denied('this tool needs the user\'s approval, but the client cannot ask the user '
+        raise Denied("this tool needs the user's approval, but the client cannot ask the user "
                      '(no elicitation support); nothing moved. Ask the user to approve in a '
                      'client that supports elicitation, or to change the approval policy')
     if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:

@@ -17,6 +17,7 @@ import time
 import traceback
 from typing import Any
 
+from mcp.shared.exceptions import MCPError
 from mcp_ros_bridge.backends.port import BackendError, RobotBackend
 from mcp_ros_bridge.capabilities import CallContext, Kind, KINDS
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
@@ -29,7 +30,6 @@ from mcp_ros_bridge.safety.idempotency import IdempotencyCache, KeyReuseError
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
 from mcp_ros_bridge.server.approval import Denied, plan_summary, request_approval
 from mcp_ros_bridge.server.audit import AuditLog
-from mcp.shared.exceptions import MCPError
 import mcp_types as types
 
 log = logging.getLogger('mcp_ros_bridge.calls')

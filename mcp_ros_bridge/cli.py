@@ -1,0 +1,98 @@
+"""Command line: ``mcp-ros-bridge serve | tools | lint | demo``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+
+from mcp_ros_bridge import __version__
+
+
+def _serve_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument('--backend', choices=['sim', 'ros'], default='sim',
+                   help='robot backend (default: sim, the embedded MuJoCo Panda)')
+    p.add_argument('--config', dest='config_dir', default='',
+                   help='directory with robot.yaml and tools.yaml (default: shipped config)')
+    p.add_argument('--lang', choices=['en', 'zh'], default='en',
+                   help='tool description language')
+    p.add_argument('--sim-speed', type=float, default=1.0,
+                   help='simulation speed factor; 0 runs as fast as possible')
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog='mcp-ros-bridge',
+                                     description='Serve robot capabilities as MCP tools.')
+    parser.add_argument('--version', action='version', version=__version__)
+    parser.add_argument('-v', '--verbose', action='store_true', help='debug logging (stderr)')
+    sub = parser.add_subparsers(dest='command', required=True)
+    s = sub.add_parser('serve', help='run the MCP server')
+    _serve_args(s)
+    s.add_argument('--transport', choices=['stdio', 'http'], default='stdio')
+    s.add_argument('--host', default='127.0.0.1', help='HTTP bind address (default loopback)')
+    s.add_argument('--port', type=int, default=8765, help='HTTP port')
+    s.add_argument('--token-file', default='',
+                   help='file holding the HTTP bearer token (or set MCP_ROS_BRIDGE_TOKEN)')
+    s.add_argument('--audit-log', default='', help='append a JSON line per call to this file')
+    s.add_argument('--approval-policy', choices=['deny', 'allow'], default='deny',
+                   help='for tools needing approval when the client cannot ask the user')
+    s.add_argument('--allow-origin', action='append', default=[], dest='allowed_origins',
+                   help='extra allowed HTTP Origin (repeatable)')
+    s.add_argument('--no-watch', dest='watch', action='store_false',
+                   help='do not reload the config when it changes')
+    t = sub.add_parser('tools', help='print the generated tool list as MCP sends it')
+    t.add_argument('--config', dest='config_dir', default='')
+    t.add_argument('--lang', choices=['en', 'zh'], default='en')
+    t.add_argument('--backend', choices=['sim', 'ros'], default='sim')
+    lint = sub.add_parser('lint', help='check the tool catalog')
+    lint.add_argument('config', nargs='?', default='')
+    lint.add_argument('--json', action='store_true')
+    d = sub.add_parser('demo', help='pick-and-place on the simulation through a real MCP client')
+    d.add_argument('--sim-speed', type=float, default=1.0)
+    d.add_argument('--image', default='demo_scene.png', help='where to save the final image')
+    return parser
+
+
+def _tools(config_dir: str, lang: str, backend: str) -> int:
+    from mcp_ros_bridge.catalog.loader import load_catalog
+    from mcp_ros_bridge.catalog.robot import default_config_dir
+    from mcp_ros_bridge.server.bridge import tool_model
+    catalog = load_catalog(config_dir or default_config_dir(), lang).for_backend(backend)
+    tools = [tool_model(t).model_dump(by_alias=True, mode='json', exclude_none=True)
+             for t in catalog.tools]
+    print(json.dumps({'tools': tools}, indent=2, ensure_ascii=False))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; errors are one clear line on stderr and a non-zero status."""
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        stream=sys.stderr, format='%(levelname)s %(name)s: %(message)s')
+    from mcp_ros_bridge.catalog.yaml_lines import ConfigError
+    try:
+        if args.command == 'tools':
+            return _tools(args.config_dir, args.lang, args.backend)
+        if args.command == 'lint':
+            from mcp_ros_bridge.catalog.linter import main as lint_main
+            return lint_main([args.config] + (['--json'] if args.json else []))
+        if args.command == 'demo':
+            from mcp_ros_bridge.demo import run_demo
+            return asyncio.run(run_demo(args.sim_speed, args.image))
+        from mcp_ros_bridge.server.app import run, ServeOptions
+        opts = ServeOptions(**{k: v for k, v in vars(args).items()
+                               if k in ServeOptions.__dataclass_fields__})
+        return run(opts)
+    except ConfigError as exc:
+        print(f'mcp-ros-bridge: config error: {exc}', file=sys.stderr)
+    except (ValueError, OSError, ImportError) as exc:
+        print(f'mcp-ros-bridge: {exc}', file=sys.stderr)
+    except KeyboardInterrupt:
+        return 130
+    return 2
+
+
+if __name__ == '__main__':
+    sys.exit(main())

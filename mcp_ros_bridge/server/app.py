@@ -1,0 +1,122 @@
+"""Start the bridge: load the catalog, start the backend, serve MCP over stdio or HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+import logging
+import os
+import socket
+from typing import Any
+
+from mcp.server.stdio import stdio_server
+from mcp_ros_bridge.backends import make_backend
+from mcp_ros_bridge.backends.port import RobotBackend
+from mcp_ros_bridge.catalog.loader import load_catalog
+from mcp_ros_bridge.catalog.robot import default_config_dir
+from mcp_ros_bridge.server.audit import AuditLog
+from mcp_ros_bridge.server.bridge import BridgeServer
+from mcp_ros_bridge.server.calls import CallSettings
+from mcp_ros_bridge.server.http_transport import build_app
+from mcp_ros_bridge.server.reload import CatalogWatcher
+
+log = logging.getLogger('mcp_ros_bridge')
+TOKEN_ENV = 'MCP_ROS_BRIDGE_TOKEN'
+
+
+@dataclass
+class ServeOptions:
+    """Everything ``serve`` needs; mirrored by the CLI flags and ROS parameters."""
+
+    config_dir: str = ''
+    backend: str = 'sim'
+    transport: str = 'stdio'
+    host: str = '127.0.0.1'
+    port: int = 8765
+    token_file: str = ''
+    audit_log: str = ''
+    lang: str = 'en'
+    sim_speed: float = 1.0
+    approval_policy: str = 'deny'
+    watch: bool = True
+    allowed_origins: list[str] = field(default_factory=list)
+
+
+def read_token(options: ServeOptions) -> str | None:
+    """Return the bearer token from ``--token-file`` or the environment, if any."""
+    if options.token_file:
+        with open(options.token_file, encoding='utf-8') as f:
+            token = f.read().strip()
+        if not token:
+            raise ValueError(f'token file {options.token_file} is empty')
+        return token
+    return os.environ.get(TOKEN_ENV) or None
+
+
+async def build(options: ServeOptions, backend: RobotBackend | None = None
+                ) -> tuple[BridgeServer, RobotBackend]:
+    """Load the catalog, create and start the backend, and build the server."""
+    config_dir = options.config_dir or default_config_dir()
+    catalog = load_catalog(config_dir, options.lang)
+    if backend is None:
+        backend = make_backend(options.backend, catalog.robot, sim_speed=options.sim_speed)
+    await backend.start()
+    audit = AuditLog(options.audit_log or None)
+    settings = CallSettings(approval_policy=options.approval_policy)
+    return BridgeServer(catalog, backend, settings, audit), backend
+
+
+async def _serve_http(bridge: BridgeServer, options: ServeOptions) -> None:
+    import uvicorn
+    app = build_app(bridge.server, options.host, options.port, read_token(options),
+                    options.allowed_origins)
+    family = socket.AF_INET6 if ':' in options.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((options.host, options.port))
+    sock.listen(128)
+    log.info('serving MCP over HTTP at http://%s:%d/mcp', options.host,
+             sock.getsockname()[1])
+    config = uvicorn.Config(app, log_level='warning', lifespan='on')
+    await uvicorn.Server(config).serve([sock])
+
+
+async def serve(options: ServeOptions, backend: RobotBackend | None = None) -> None:
+    """Run the bridge until the client disconnects (stdio) or the task is cancelled."""
+    if options.transport == 'http':
+        read_token(options)  # fail fast on a bad token file
+    bridge, backend = await build(options, backend)
+    async with AsyncExitStack() as stack:
+        stack.push_async_callback(backend.close)
+        stack.callback(bridge.pipeline.audit.close)
+        stack.callback(bridge.close)
+        watcher_task = None
+        if options.watch:
+            watcher = CatalogWatcher(bridge.catalog.config_dir, options.lang,
+                                     bridge.install_catalog)
+            watcher.hook_sighup()
+            watcher_task = asyncio.create_task(watcher.run())
+            stack.callback(watcher_task.cancel)
+        if options.transport == 'http':
+            await _serve_http(bridge, options)
+        else:
+            async with stdio_server() as (read, write):
+                await bridge.server.run(read, write,
+                                        bridge.server.create_initialization_options())
+            # stdio EOF: the client is gone; the exit stack stops the robot (deadman).
+        _ = watcher_task
+
+
+def run(options: ServeOptions, backend: RobotBackend | None = None) -> int:
+    """Blocking wrapper for console scripts; returns an exit status."""
+    try:
+        asyncio.run(serve(options, backend))
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+def describe(options: ServeOptions) -> dict[str, Any]:
+    """Summarise options for logs, without secrets."""
+    return {k: v for k, v in vars(options).items() if k != 'token_file'}
