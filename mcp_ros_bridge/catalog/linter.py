@@ -1,0 +1,215 @@
+"""
+``mcp-ros-bridge lint``: check the tool catalog against the rules agents need.
+
+Every finding names the rule, its severity, the tool and parameter path, the file
+and line, and a concrete fix. Problems the loader would raise become findings too,
+so a broken config is reported, never a traceback. The rules are in ``lint_rules``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import asdict
+import json
+import os
+import sys
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from mcp_ros_bridge.capabilities import KINDS
+from mcp_ros_bridge.catalog import lint_rules as rules
+from mcp_ros_bridge.catalog.lint_rules import Finding, Report, RULES
+from mcp_ros_bridge.catalog.loader import (
+    ConfigError,
+    load_catalog,
+    load_robot,
+    pick_text,
+    resolve_refs,
+    TOOLS_FILE,
+)
+from mcp_ros_bridge.catalog.robot import default_config_dir, RobotConfig
+from mcp_ros_bridge.catalog.schemas import TOOLS_SCHEMA
+from mcp_ros_bridge.catalog.yaml_lines import format_path, load_yaml, LoadedYaml
+
+
+def _load_finding(exc: ConfigError) -> Finding:
+    return Finding('config-load', 'error', '', format_path(exc.path) if exc.path else '',
+                   exc.file, exc.line, exc.problem,
+                   'fix the file at that line so it loads (the message says what is expected)')
+
+
+def _read_tools(config_dir: str) -> LoadedYaml:
+    path = os.path.join(config_dir, TOOLS_FILE)
+    try:
+        with open(path, encoding='utf-8') as f:
+            text = f.read()
+    except OSError as exc:
+        raise ConfigError(path, None, (), f'cannot read: {exc.strerror}') from None
+    return load_yaml(text, path)
+
+
+def _tool_entry(raw: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    """Approximate the tools/list entry of a tool that did not load completely."""
+    kind = KINDS.get(raw.get('kind'))
+    annotations = dict(kind.annotations) if kind else {}
+    annotations.update({'title': raw.get('title')} | dict(raw.get('annotations') or {}))
+    return {'name': raw.get('name'), 'title': raw.get('title'),
+            'description': pick_text(raw.get('description') or '', 'en'),
+            'inputSchema': schema, 'outputSchema': kind.output_schema if kind else {},
+            'annotations': annotations}
+
+
+def _lint_tool(report: Report, i: int, raw: dict[str, Any], robot: RobotConfig,
+               robot_data: Any) -> dict[str, Any] | None:
+    """Apply every per-tool rule; return the resolved input schema when it resolved."""
+    name = raw['name'] if isinstance(raw.get('name'), str) else f'tools[{i}]'
+    base = ('tools', i)
+    rules.check_description(report, i, name, raw.get('description'))
+    kind = KINDS.get(raw.get('kind')) if isinstance(raw.get('kind'), str) else None
+    if kind is None and 'kind' in raw:
+        report.add('unknown-kind', name, base, ('kind',), f"unknown kind {raw['kind']!r}",
+                   f"use one of {', '.join(sorted(KINDS))}")
+    try:
+        resolve_refs(raw.get('binding') or {}, robot_data, report.doc, base + ('binding',))
+        schema = resolve_refs(raw.get('input'), robot_data, report.doc, base + ('input',))
+    except ConfigError as exc:
+        report.add('robot-ref', name, base, tuple(exc.path[2:]), exc.problem,
+                   'point $robot at an existing dotted path of robot.yaml, e.g. '
+                   'gripper.max_force_n or limits.workspace.max.0')
+        return None
+    if not isinstance(schema, dict):
+        return None
+    meta = list(Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(schema))
+    for err in meta:
+        report.add('schema-valid', name, base, ('input',) + tuple(err.absolute_path),
+                   f'not a valid JSON Schema (Draft 2020-12): {err.message}',
+                   'correct this keyword; see json-schema.org/draft/2020-12 for its form')
+    if meta:
+        return schema
+    if schema.get('type') != 'object':
+        report.add('schema-object', name, base, ('input', 'type'),
+                   f"input has type {schema.get('type')!r}; tool arguments are an object",
+                   'set type: object and list the parameters under properties')
+    if kind is not None and '*' not in kind.parameters:
+        for param in sorted(set(schema.get('properties') or {}) - kind.parameters):
+            report.add('kind-parameter', name, base, ('input', 'properties', param),
+                       f'kind {kind.name!r} does not use parameter {param!r}',
+                       f"remove it; {kind.name} accepts {sorted(kind.parameters) or 'none'}")
+    rules.check_structure(report, i, name, schema)
+    rules.check_parameters(report, i, name, schema)
+    if kind is not None:
+        rules.check_limits(report, i, name, kind.parameters, schema, robot)
+    return schema
+
+
+def _covered(report: Report, line: int | None, path: tuple[Any, ...] | None = None) -> bool:
+    """Return True when an error finding is on ``line`` or at or below ``path``."""
+    return any(f.severity == 'error' and ((line is not None and f.line == line)
+                                          or (path is not None and where[:len(path)] == path))
+               for f, where in report.items)
+
+
+def lint_config(config_dir: str) -> list[Finding]:
+    """Lint ``robot.yaml`` + ``tools.yaml`` in ``config_dir``; return all findings."""
+    try:
+        robot, robot_doc = load_robot(config_dir)
+        doc = _read_tools(config_dir)
+    except ConfigError as exc:
+        return [_load_finding(exc)]
+    report = Report(doc)
+    data = doc.data if isinstance(doc.data, dict) else {}
+    raw_tools = data.get('tools') if isinstance(data.get('tools'), list) else []
+    rules.check_identity(report, raw_tools)
+    entries = []
+    for i, raw in enumerate(raw_tools):
+        if isinstance(raw, dict):
+            schema = _lint_tool(report, i, raw, robot, robot_doc.data)
+            entries.append(_tool_entry(raw, schema if schema is not None else {}))
+    fmt = Report(doc)
+    for err in sorted(Draft202012Validator(TOOLS_SCHEMA).iter_errors(doc.data),
+                      key=lambda e: list(map(str, e.absolute_path))):
+        path = tuple(err.absolute_path)
+        if not _covered(report, doc.line_of(path)):
+            split = 2 if _tool_label(raw_tools, path) else 0
+            fmt.add('config-format', _tool_label(raw_tools, path), path[:split], path[split:],
+                    f'{err.message} (expected by the tools.yaml format)',
+                    'follow the tools.yaml format described at the top of the shipped file')
+    report.items.extend(fmt.items)
+    try:
+        catalog = load_catalog(config_dir)
+        entries = [{'name': t.name, 'title': t.title, 'description': t.description,
+                    'inputSchema': t.input_schema, 'outputSchema': t.output_schema,
+                    'annotations': t.annotations} for t in catalog.tools]
+    except ConfigError as exc:
+        if not _covered(report, exc.line, exc.path):
+            report.items.append((_load_finding(exc), exc.path))
+    if len(raw_tools) > rules.MAX_TOOLS:
+        report.add('max-tools', '', (), ('tools',),
+                   f'{len(raw_tools)} tools; agents pick worse among more than {rules.MAX_TOOLS}',
+                   'merge similar tools, or split the catalog per task with backends/configs')
+    chars = len(json.dumps({'tools': entries}, separators=(',', ':'), ensure_ascii=False))
+    tokens = -(-chars // rules.CHARS_PER_TOKEN)
+    report.add('token-estimate', '', (), ('tools',),
+               f'tools/list of {len(entries)} tools is {chars} characters, about {tokens} '
+               'tokens of every conversation', 'keep descriptions tight if this grows',
+               value=tokens)
+    order = {s: k for k, s in enumerate(rules.SEVERITIES)}
+    return sorted(report.findings, key=lambda f: (f.severity == 'info', f.file, f.line or 0,
+                                                  order[f.severity], f.rule))
+
+
+def _tool_label(raw_tools: list[Any], path: tuple[Any, ...]) -> str:
+    if len(path) >= 2 and path[0] == 'tools' and isinstance(path[1], int) \
+            and path[1] < len(raw_tools) and isinstance(raw_tools[path[1]], dict):
+        name = raw_tools[path[1]].get('name')
+        return name if isinstance(name, str) else f'tools[{path[1]}]'
+    return ''
+
+
+def counts(findings: list[Finding]) -> dict[str, int]:
+    """Return the number of findings per severity."""
+    return {s: sum(f.severity == s for f in findings) for s in rules.SEVERITIES}
+
+
+def token_estimate(findings: list[Finding]) -> int | None:
+    """Return the estimated token size of tools/list, if the lint measured it."""
+    return next((f.value for f in findings if f.rule == 'token-estimate'), None)
+
+
+def format_findings(findings: list[Finding]) -> str:
+    """Render one line per finding, then a summary with counts and the token estimate."""
+    lines = []
+    for f in findings:
+        where = f'{f.file}:{f.line}' if f.line else f.file
+        subject = '/'.join(p for p in (f.tool, f.path) if p) or '-'
+        lines.append(f"{where}: {f.severity} {f.rule} {subject}: {f.message.rstrip('.')}. "
+                     f'Fix: {f.fix}')
+    n = counts(findings)
+    tokens = token_estimate(findings)
+    size = f'; tools/list ~{tokens} tokens' if tokens is not None else ''
+    lines.append(f"{n['error']} error(s), {n['warning']} warning(s), {n['info']} info{size}")
+    return '\n'.join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``mcp-ros-bridge lint [CONFIG_DIR] [--json]``; return 1 when errors were found."""
+    parser = argparse.ArgumentParser(
+        prog='mcp-ros-bridge lint',
+        description='Check config/tools.yaml and robot.yaml against the catalog rules.',
+        epilog='Rules: ' + '; '.join(f'{r.rule_id} ({r.severity}): {r.text}' for r in RULES.values()))
+    parser.add_argument('config_dir', nargs='?', default=None,
+                        help='directory with robot.yaml and tools.yaml (default: the shipped)')
+    parser.add_argument('--json', action='store_true', help='print the findings as JSON')
+    args = parser.parse_args(argv)
+    findings = lint_config(args.config_dir or default_config_dir())
+    if args.json:
+        print(json.dumps({'findings': [asdict(f) for f in findings],
+                          'summary': counts(findings) | {'tokens': token_estimate(findings)}},
+                         indent=2, ensure_ascii=False))
+    else:
+        print(format_findings(findings))
+    return 1 if any(f.severity == 'error' for f in findings) else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
