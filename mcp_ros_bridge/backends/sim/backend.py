@@ -1,0 +1,345 @@
+"""
+:class:`SimBackend`: the backend port implemented on the MuJoCo world.
+
+Planning runs in worker threads, physics on the world's stepping thread;
+coroutines only wait, relay progress (awaited on the loop) and build results.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from .execution import Runner
+from .frames import express, frame_in_world, to_world
+from .gripper import Grasp, Release
+from .kinematics import quat_error
+from .mjcf import ARM_JOINTS, CAMERAS, FINGER_JOINTS, OBJECTS
+from .motion import ArmMotion
+from .planning import Planner
+from .port_types import (
+    BackendError,
+    BackendInfo,
+    CartesianGoal,
+    GraspGoal,
+    GripResult,
+    Image,
+    JointGoal,
+    JointStates,
+    MotionResult,
+    Pose,
+    PoseGoal,
+    ProgressFn,
+    ReleaseGoal,
+    RobotConfig,
+    WrenchSamples,
+)
+from .render import MAX_H, MAX_W, SceneRenderer
+from .watchdog import ContactGuard
+from .world import World
+
+SUPPORTS = frozenset({'joint_states', 'wrench', 'end_effector_pose', 'move_to_pose',
+                      'move_to_joints', 'cartesian_path', 'stop', 'grasp', 'release',
+                      'image', 'object_pose'})
+
+
+class SimBackend(Runner):
+    """A Franka Panda with wrist F/T sensor and gripper, simulated in MuJoCo."""
+
+    info = BackendInfo(name='sim', description='MuJoCo simulation of a Franka Emika Panda '
+                       'with a wrist force/torque sensor and the Franka Hand',
+                       supports=SUPPORTS)
+
+    def __init__(self, config: RobotConfig, *, speed: float = 1.0, seed: int = 0,
+                 ft_noise_n: float = 0.05, ft_noise_nm: float = 0.002) -> None:
+        """Build the world; ``speed`` 1.0 is real time, 0 or inf as fast as possible."""
+        self.config = config
+        self.world = World(speed=speed, seed=seed, ft_noise_n=ft_noise_n,
+                           ft_noise_nm=ft_noise_nm, home=config.home)
+        w = self.world
+        self.planner = Planner(w.model, w.arm_qpos, w.arm_dof, seed,
+                               config.limits.joint_limit_margin_rad)
+        self.guard = ContactGuard(w.model)
+        self.renderer: SceneRenderer | None = None
+        self._started = False
+
+    async def start(self) -> None:
+        """Settle the scene and start stepping."""
+        if not self._started:
+            await asyncio.to_thread(self.world.start)
+            self._started = True
+
+    async def close(self) -> None:
+        """Stop motions and the threads; safe to call twice."""
+        if self._started:
+            self._started = False
+            for task in list(self.world.tasks.values()):
+                task.halt('backend closing')
+            await asyncio.to_thread(self.world.close)
+        if self.renderer is not None:
+            await asyncio.to_thread(self.renderer.close)
+            self.renderer = None
+
+    # -- sensing -----------------------------------------------------------------------
+    def _fresh(self, what: str) -> float:
+        age = self.world.age()
+        if not self._started or age > self.config.limits.sensor_max_age_s:
+            raise BackendError('SENSOR_STALE', f'{what} are {age:.2f} s old',
+                               advice='start the backend; the simulation is not stepping')
+        return age
+
+    async def joint_states(self) -> JointStates:
+        """Return arm and finger positions, velocities and actuator efforts."""
+        age = self._fresh('joint states')
+        qpos, qvel, qfrc, stamp = self.world.snapshot()
+        w = self.world
+        qi = np.concatenate([w.arm_qpos, w.finger_qpos])
+        di = np.concatenate([w.arm_dof, w.finger_dof])
+        return JointStates(ARM_JOINTS + FINGER_JOINTS, tuple(qpos[qi].tolist()),
+                           tuple(qvel[di].tolist()), tuple(qfrc[di].tolist()), stamp, age,
+                           'sim')
+
+    async def wrench_samples(self, count: int) -> WrenchSamples:
+        """Return the newest raw F/T samples (1 kHz sim time) in the sensor frame."""
+        age = self._fresh('wrench samples')
+        rows, stamps = self.world.wrench(max(1, int(count)))
+        return WrenchSamples(tuple(tuple(r) for r in rows.tolist()), tuple(stamps.tolist()),
+                             self.config.ft_frame, age, 1.0 / self.world.model.opt.timestep,
+                             'sim')
+
+    def _pose_of(self, link: str, frame: str) -> Pose:
+        w = self.world
+        with w.lock:
+            world_pose = frame_in_world(w.model, w.data, link or self.config.end_effector)
+            pos, quat = express(w.model, w.data, world_pose, frame or self.config.base_frame)
+            stamp = w.time
+        return Pose(tuple(pos.tolist()), tuple(quat.tolist()), frame or self.config.base_frame,
+                    stamp)
+
+    async def end_effector_pose(self, frame: str, link: str = '') -> Pose:
+        """Return the pose of ``link`` (default: the TCP) in ``frame``."""
+        return self._pose_of(link, frame)
+
+    async def object_pose(self, name: str, frame: str) -> Pose:
+        """Return the ground-truth pose of ``box`` or ``cylinder``."""
+        if name not in OBJECTS:
+            raise BackendError('UNKNOWN_OBJECT', f'no object named {name!r}; known objects: '
+                               + ', '.join(OBJECTS), details={'known': list(OBJECTS)})
+        return self._pose_of(name, frame)
+
+    # -- arm motion ----------------------------------------------------------------------
+    def _motion(self, traj: Any, goal_limits: Any, tol: float, label: str) -> ArmMotion:
+        return ArmMotion(traj, self.guard, force_limit_n=goal_limits.contact_force_limit_n,
+                         timeout_s=goal_limits.timeout_s, tolerance_rad=tol, label=label)
+
+    def _result(self, raw: dict[str, Any], frame: str, target: Pose | None = None,
+                link: str = '') -> MotionResult:
+        pose = self._pose_of(link, frame)
+        qpos = self.world.snapshot()[0]
+        res = MotionResult(raw['status'], raw['message'], pose,
+                           dict(zip(ARM_JOINTS, qpos[self.world.arm_qpos].tolist())),
+                           raw['duration_s'], raw['fraction'], peak_force_n=raw['peak_force_n'],
+                           contact=raw['contact'], details=raw['details'])
+        if target is not None:
+            res.position_error_m = float(np.linalg.norm(np.subtract(pose.position,
+                                                                    target.position)))
+            res.orientation_error_rad = float(np.linalg.norm(quat_error(
+                np.array(target.orientation) / np.linalg.norm(target.orientation),
+                np.array(pose.orientation))))
+        if not res.message:
+            res.message = f'{res.status.lower()} after {res.duration_s:.2f} s'
+        return res
+
+    async def move_to_pose(self, goal: PoseGoal,
+                           progress: ProgressFn | None = None) -> MotionResult:
+        """Solve IK, sweep the joint path for collisions, then execute."""
+        self._idle_arm()
+        w, t = self.world, goal.target
+        link = goal.link or self.config.end_effector
+        qpos = w.snapshot()[0]
+        with w.lock:
+            pos, quat = to_world(w.model, w.data, (t.position, t.orientation),
+                                 t.frame_id or self.config.base_frame)
+        pos, quat = self.planner.tcp_target(qpos, pos, quat, link)
+        q0 = qpos[w.arm_qpos]
+        q1 = await asyncio.to_thread(self.planner.ik_goal, qpos, q0, pos, quat,
+                                     goal.planning_attempts, goal.position_tolerance_m,
+                                     goal.orientation_tolerance_rad)
+        traj = await asyncio.to_thread(self.planner.joint_trajectory, qpos, q0, q1,
+                                       goal.limits, w.model.opt.timestep)
+        raw = await self._execute(self._motion(traj, goal.limits, 2e-4, 'moving to pose'),
+                                  progress)
+        res = self._result(raw, t.frame_id or self.config.base_frame, t, goal.link)
+        if res.succeeded and (res.position_error_m > goal.position_tolerance_m
+                              or res.orientation_error_rad > goal.orientation_tolerance_rad):
+            res.status = 'FAILED'
+            res.message = (f'settled {res.position_error_m * 1000:.2f} mm / '
+                           f'{np.degrees(res.orientation_error_rad):.2f} deg from the target')
+        elif res.succeeded:
+            res.message = (f'reached the pose within {res.position_error_m * 1000:.2f} mm and '
+                           f'{np.degrees(res.orientation_error_rad):.2f} deg in '
+                           f'{res.duration_s:.2f} s')
+        return res
+
+    async def move_to_joints(self, goal: JointGoal,
+                             progress: ProgressFn | None = None) -> MotionResult:
+        """Move the arm joints to the named positions (others keep theirs)."""
+        self._idle_arm()
+        w = self.world
+        qpos = w.snapshot()[0]
+        q0 = qpos[w.arm_qpos]
+        q1 = q0.copy()
+        unknown = sorted(set(goal.positions) - set(ARM_JOINTS))
+        if unknown:
+            raise BackendError('INVALID_GOAL', f'unknown joints {unknown}',
+                               advice=f'use the arm joints {list(ARM_JOINTS)}')
+        for name, value in goal.positions.items():
+            q1[ARM_JOINTS.index(name)] = value
+        lo, hi = self.planner.kin.lo, self.planner.kin.hi
+        bad = [f'{ARM_JOINTS[i]}={q1[i]:.3f} not in [{lo[i]:.3f}, {hi[i]:.3f}]'
+               for i in range(7) if not lo[i] - 1e-9 <= q1[i] <= hi[i] + 1e-9]
+        if bad:
+            raise BackendError('INVALID_GOAL', 'joint goal outside the limits: ' + '; '.join(bad))
+        traj = await asyncio.to_thread(self.planner.joint_trajectory, qpos, q0, q1,
+                                       goal.limits, w.model.opt.timestep)
+        raw = await self._execute(self._motion(traj, goal.limits, min(goal.tolerance_rad, 1e-3),
+                                               'moving joints'), progress)
+        res = self._result(raw, self.config.base_frame)
+        if res.succeeded:
+            err = max(abs(res.joint_positions[n] - v) for n, v in goal.positions.items())
+            res.message = f'reached the joint goal (max error {err:.4f} rad)'
+        return res
+
+    async def follow_cartesian_path(self, goal: CartesianGoal,
+                                    progress: ProgressFn | None = None) -> MotionResult:
+        """Straight lines through the waypoints; PARTIAL (not run) below min_fraction."""
+        self._idle_arm()
+        w = self.world
+        qpos = w.snapshot()[0]
+        link = goal.link or self.config.end_effector
+        targets = []
+        with w.lock:
+            for p in goal.waypoints:
+                wp = to_world(w.model, w.data, (p.position, p.orientation),
+                              p.frame_id or self.config.base_frame)
+                targets.append(wp)
+        targets = [self.planner.tcp_target(qpos, p, q, link) for p, q in targets]
+        if goal.max_step_m <= 0:
+            raise BackendError('INVALID_GOAL', 'max_step_m must be > 0')
+        plan = await asyncio.to_thread(self.planner.cartesian, qpos, qpos[w.arm_qpos], targets,
+                                       goal.max_step_m, goal.avoid_collisions)
+        frame = goal.waypoints[-1].frame_id if goal.waypoints else self.config.base_frame
+        frame = frame or self.config.base_frame
+        info = {'stop_reason': plan.stop_reason} if plan.stop_reason else {}
+        if plan.fraction < goal.min_fraction or len(plan.q) < 2:
+            res = self._result({'status': 'PARTIAL' if plan.fraction < 1 else 'SUCCEEDED',
+                                'message': '', 'duration_s': 0.0, 'fraction': plan.fraction,
+                                'peak_force_n': None, 'contact': None, 'details': info}, frame)
+            res.message = (f'only {plan.fraction:.0%} of the path is feasible '
+                           f'({plan.stop_reason}); nothing was executed'
+                           if res.status == 'PARTIAL' else 'already at the path end')
+            return res
+        traj = self.planner.cartesian_trajectory(plan, goal.limits, w.model.opt.timestep)
+        raw = await self._execute(self._motion(traj, goal.limits, 2e-4, 'following path'),
+                                  progress)
+        raw['fraction'] = plan.fraction if raw['status'] == 'SUCCEEDED' else raw['fraction']
+        raw['details'].update(info, max_path_deviation_m=_deviation(raw['trace'], plan.points))
+        res = self._result(raw, frame)
+        if res.succeeded:
+            res.message = (f'followed {plan.fraction:.0%} of the path in {res.duration_s:.2f} s'
+                           + (f' (stopped before: {plan.stop_reason})' if plan.stop_reason
+                              else ''))
+        return res
+
+    async def stop(self) -> MotionResult:
+        """Halt the arm and gripper and hold position (idempotent; not an e-stop)."""
+        moving, raw = await self._halt_all('stopped on request')
+        raw = dict(raw or {'status': 'STOPPED', 'duration_s': 0.0, 'fraction': 0.0,
+                           'peak_force_n': None, 'contact': None, 'details': {}})
+        raw['details'] = dict(raw['details'], was_moving=moving)
+        raw['message'] = ('stopped the running motion; holding position' if moving else
+                          'nothing was moving; holding position')
+        raw['status'] = 'STOPPED'
+        return self._result(raw, self.config.base_frame)
+
+    # -- gripper, images, ROS-only ----------------------------------------------------------
+    async def grasp(self, goal: GraspGoal, progress: ProgressFn | None = None) -> GripResult:
+        """Close until contact and regulate the grip force to ``goal.force_n``."""
+        c = self.config
+        if not c.gripper_min_force_n <= goal.force_n <= c.gripper_max_force_n:
+            raise BackendError('INVALID_GOAL', f'force_n {goal.force_n} outside '
+                               f'[{c.gripper_min_force_n}, {c.gripper_max_force_n}] N')
+        raw = await self._execute(Grasp(goal.force_n, goal.speed_mps, goal.timeout_s), progress)
+        if goal.width_m is not None and raw['object_held']:
+            raw['expected_width_m'] = goal.width_m
+        return _grip(raw)
+
+    async def release(self, goal: ReleaseGoal,
+                      progress: ProgressFn | None = None) -> GripResult:
+        """Open the fingers to ``goal.width_m``."""
+        return _grip(await self._execute(Release(goal.width_m, goal.speed_mps, goal.timeout_s),
+                                         progress))
+
+    async def capture_image(self, camera: str, width: int, height: int) -> Image:
+        """Render the scene camera offscreen and return PNG bytes."""
+        camera = camera or CAMERAS[0]
+        if camera not in CAMERAS:
+            raise BackendError('INVALID_GOAL', f'no camera {camera!r}; cameras: '
+                               + ', '.join(CAMERAS))
+        width, height = max(16, min(int(width), MAX_W)), max(16, min(int(height), MAX_H))
+        if self.renderer is None:
+            self.renderer = SceneRenderer(self.world.model)
+        qpos = self.world.snapshot()[0]
+        try:
+            data = await asyncio.to_thread(self.renderer.render_png, qpos, camera, width,
+                                           height)
+        except Exception as exc:
+            raise BackendError('UNAVAILABLE', f'offscreen rendering failed: {exc}',
+                               advice='install libegl1 (MUJOCO_GL=egl) or libosmesa6 '
+                               '(MUJOCO_GL=osmesa)') from exc
+        return Image(data, 'image/png', width, height, camera)
+
+    async def read_topic(self, binding: Mapping[str, Any]) -> dict[str, Any]:
+        """ROS topics do not exist in the simulation."""
+        raise _ros_only('reading ROS topics')
+
+    async def call_service(self, binding: Mapping[str, Any],
+                           request: Mapping[str, Any]) -> dict[str, Any]:
+        """ROS services do not exist in the simulation."""
+        raise _ros_only('calling ROS services')
+
+    async def send_action_goal(self, binding: Mapping[str, Any], goal: Mapping[str, Any],
+                               progress: ProgressFn | None = None) -> dict[str, Any]:
+        """ROS actions do not exist in the simulation."""
+        raise _ros_only('sending ROS action goals')
+
+
+def _ros_only(what: str) -> BackendError:
+    return BackendError('UNSUPPORTED', f'{what} needs the ros backend; the sim backend has no '
+                        'ROS graph', advice='run with --backend ros against a ROS 2 system')
+
+
+def _grip(raw: dict[str, Any]) -> GripResult:
+    keys = ('status', 'message', 'width_m', 'force_n', 'object_held', 'duration_s')
+    extra = {k: v for k, v in raw.items() if k not in keys}
+    return GripResult(raw['status'], raw['message'], raw['width_m'], raw['force_n'],
+                      raw['object_held'], reached_goal=bool(extra.pop('reached_goal', False)),
+                      stalled=bool(extra.pop('stalled', False)), duration_s=raw['duration_s'],
+                      details=extra)
+
+
+def _deviation(trace: np.ndarray, points: np.ndarray) -> float:
+    """Return the largest distance of traced TCP points from the planned polyline."""
+    if len(trace) == 0 or len(points) < 2:
+        return 0.0
+    a, b = points[:-1], points[1:]
+    ab = b - a
+    denom = np.maximum((ab * ab).sum(axis=1), 1e-18)
+    worst = 0.0
+    for p in trace:
+        s = np.clip(((p - a) * ab).sum(axis=1) / denom, 0.0, 1.0)
+        worst = max(worst, float(np.linalg.norm(a + s[:, None] * ab - p, axis=1).min()))
+    return worst

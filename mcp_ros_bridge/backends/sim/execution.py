@@ -1,0 +1,90 @@
+"""
+Running world tasks from asyncio: progress relay, cancellation, stop, timers.
+
+Progress is sent from the stepping thread with ``call_soon_threadsafe`` into
+a queue and awaited on the loop. Cancelling the awaiting coroutine halts the
+task, waits until the arm holds still, and then re-raises the cancellation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from .port_types import BackendError, ProgressFn
+from .world import Task, World
+
+
+class Clock(Task):
+    """Let simulation time pass (the arm and gripper keep holding)."""
+
+    channel = 'clock'
+
+    def __init__(self, seconds: float) -> None:
+        """Finish after ``seconds`` of simulation time."""
+        super().__init__()
+        self.seconds = seconds
+
+    def start(self, world: World) -> None:
+        """Remember when the wait began."""
+        self.until = world.time + self.seconds
+
+    def post(self, world: World) -> Any:
+        """Finish once the time has come."""
+        return True if world.time >= self.until or self.halt_reason else None
+
+
+class Runner:
+    """Mixin of :class:`SimBackend`: submit tasks and wait for them on the loop."""
+
+    world: World
+
+    def _idle_arm(self) -> None:
+        if self.world.busy('arm') is not None:
+            raise BackendError('REJECTED', 'another arm motion is still running',
+                               advice='wait for it to finish or call stop first')
+
+    async def _execute(self, task: Task, progress: ProgressFn | None) -> Any:
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[tuple[float, str]] = asyncio.Queue()
+        if progress is not None and hasattr(task, 'notify'):
+            task.notify = lambda f, m: loop.call_soon_threadsafe(queue.put_nowait, (f, m))
+        try:
+            fut = asyncio.wrap_future(self.world.submit(task))
+        except RuntimeError as exc:
+            raise BackendError('REJECTED', str(exc)) from exc
+        try:
+            while True:
+                getter = asyncio.ensure_future(queue.get())
+                done, _ = await asyncio.wait({fut, getter},
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if getter in done:
+                    await progress(*getter.result())
+                    continue
+                getter.cancel()
+                while progress is not None and not queue.empty():
+                    await progress(*queue.get_nowait())
+                return fut.result()
+        except asyncio.CancelledError:
+            task.halt('cancelled by the client')
+            await asyncio.wait({fut})
+            raise
+
+    async def advance(self, seconds: float) -> None:
+        """Let ``seconds`` of simulation time pass (fast in fast mode)."""
+        await self._execute(Clock(seconds), None)
+
+    async def _halt_all(self, reason: str) -> tuple[bool, dict[str, Any] | None]:
+        """Halt every running task; return (anything was moving, arm result)."""
+        tasks = [t for t in list(self.world.tasks.values()) if t.channel != 'clock']
+        for task in tasks:
+            task.halt(reason)
+        arm = None
+        for task in tasks:
+            try:
+                raw = await asyncio.wrap_future(task.future)
+            except Exception:  # noqa: BLE001 - handed to the caller
+                raw = None
+            if task.channel == 'arm':
+                arm = raw
+        return bool(tasks), arm

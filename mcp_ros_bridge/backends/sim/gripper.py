@@ -1,0 +1,173 @@
+"""
+The Franka Hand: force-limited closing, grip-force regulation and opening.
+
+Each finger actuator switches between a position servo (``kp``, ``kv``) and a
+force source (``ctrl`` newtons minus damping). A grasp closes under position
+control with the force capped at the request, and once both fingers touch the
+same body it regulates the squeeze force to the request. The grip force it
+reports is measured: the mean normal contact force of the two fingers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import mujoco
+import numpy as np
+
+from .mjcf import FINGER_FORCE_MAX, FINGER_KP, FINGER_KV, FINGER_MAX
+from .world import Task, World
+
+Notify = Callable[[float, str], None]
+SQUEEZE_S = 0.3
+
+
+def set_mode(world: World, force: bool, limit: float = FINGER_FORCE_MAX) -> None:
+    """Switch both finger actuators to force or position mode, capped at ``limit`` N."""
+    m = world.model
+    for a, j in zip(world.finger_act, m.actuator_trnid[world.finger_act, 0]):
+        m.actuator_gainprm[a, 0] = 1.0 if force else FINGER_KP
+        m.actuator_biasprm[a, :3] = (0.0, 0.0 if force else -FINGER_KP, -FINGER_KV)
+        m.jnt_actfrcrange[j] = (-limit, limit)
+
+
+def finger_contacts(world: World) -> tuple[np.ndarray, list[set[int]]]:
+    """Return each finger's normal contact force (N) and the bodies it touches."""
+    m, d = world.model, world.data
+    forces, bodies = np.zeros(2), [set(), set()]
+    f6 = np.zeros(6)
+    for i in range(d.ncon):
+        g1, g2 = d.contact.geom1[i], d.contact.geom2[i]
+        for k, fb in enumerate(world.finger_bodies):
+            b1, b2 = m.geom_bodyid[g1], m.geom_bodyid[g2]
+            if fb in (b1, b2):
+                other = b2 if b1 == fb else b1
+                mujoco.mj_contactForce(m, d, i, f6)
+                forces[k] += abs(f6[0])
+                bodies[k].add(int(other))
+    return forces, bodies
+
+
+class _FingerTask(Task):
+    channel = 'hand'
+
+    def __init__(self, speed: float, timeout: float, notify: Notify | None) -> None:
+        super().__init__()
+        self.speed, self.timeout, self.notify = max(speed, 1e-3), timeout, notify
+
+    def width(self, world: World) -> float:
+        return float(world.data.qpos[world.finger_qpos].sum())
+
+    def result(self, world: World, status: str, message: str, force: float, held: bool,
+               **extra: Any) -> dict[str, Any]:
+        return {'status': status, 'message': message, 'width_m': self.width(world),
+                'force_n': force, 'object_held': held,
+                'duration_s': world.time - self.t0, **extra}
+
+
+class Grasp(_FingerTask):
+    """Close until both fingers touch, then regulate the grip force."""
+
+    def __init__(self, force_n: float, speed: float, timeout: float,
+                 notify: Notify | None = None) -> None:
+        """Grasp with ``force_n`` closing at ``speed`` m/s (finger gap rate)."""
+        super().__init__(speed, timeout, notify)
+        self.force = force_n
+        self.phase, self.samples, self.t_squeeze = 'close', [], 0.0
+
+    def start(self, world: World) -> None:
+        """Switch to capped position control and remember the opening."""
+        self.t0 = world.time
+        self.q0 = world.data.qpos[world.finger_qpos].copy()
+        world.held_object = -1
+        set_mode(world, force=False, limit=self.force)
+
+    def pre(self, world: World) -> None:
+        """Move the finger targets inwards while closing."""
+        if self.phase == 'close':
+            t = world.time - self.t0
+            world.data.ctrl[world.finger_act] = np.maximum(self.q0 - 0.5 * self.speed * t, 0.0)
+
+    def post(self, world: World) -> Any:
+        """Detect contact, regulate, and finish with a result dict."""
+        d = world.data
+        t = world.time - self.t0
+        if self.halt_reason:
+            d.ctrl[world.finger_act] = d.qpos[world.finger_qpos]
+            return self.result(world, 'STOPPED', self.halt_reason, 0.0, False)
+        if t > self.timeout:
+            return self.result(world, 'TIMED_OUT', f'no grasp within {self.timeout:g} s',
+                               0.0, False)
+        forces, bodies = finger_contacts(world)
+        if self.phase == 'close':
+            q = d.qpos[world.finger_qpos]
+            common = bodies[0] & bodies[1]
+            if common and forces.min() > 0.2 * self.force:
+                self.phase, self.t_squeeze, self.body = 'squeeze', world.time, min(common)
+                set_mode(world, force=True, limit=self.force)
+                d.ctrl[world.finger_act] = -self.force
+            elif q.max() < 5e-4 and d.ctrl[world.finger_act].max() <= 0.0:
+                set_mode(world, force=False)
+                d.ctrl[world.finger_act] = 0.0
+                return self.result(world, 'FAILED', 'No object between the fingers: the '
+                                   'gripper closed fully without touching anything.',
+                                   0.0, False, reason='NO_OBJECT')
+            elif self.notify and world.steps % 50 == 0:
+                self.notify(min(0.9, t * self.speed / max(FINGER_MAX * 2, 1e-6)),
+                            f'closing, width {q.sum() * 1000:.1f} mm')
+            return None
+        if world.time - self.t_squeeze > SQUEEZE_S - 0.05:
+            self.samples.append(forces.mean())
+        if world.time - self.t_squeeze < SQUEEZE_S:
+            return None
+        measured = float(np.mean(self.samples))
+        held = self.width(world) > 0.002 and self.body in world.object_bodies
+        world.held_object = self.body if held else -1
+        name = world.model.body(self.body).name
+        if self.notify:
+            self.notify(1.0, f'holding {name} at {measured:.1f} N')
+        msg = (f'Holding {name}: width {self.width(world) * 1000:.1f} mm, grip force '
+               f'{measured:.1f} N (requested {self.force:g} N).' if held else
+               f'The fingers closed on {name}, which is not a graspable object.')
+        return self.result(world, 'SUCCEEDED' if held else 'FAILED', msg, measured, held,
+                           object=name, stalled=True)
+
+
+class Release(_FingerTask):
+    """Open both fingers to a total gap under position control."""
+
+    def __init__(self, width_m: float, speed: float, timeout: float,
+                 notify: Notify | None = None) -> None:
+        """Open to ``width_m`` (clamped to the hand's range) at ``speed`` m/s."""
+        super().__init__(speed, timeout, notify)
+        self.goal = float(np.clip(width_m, 0.0, 2 * FINGER_MAX)) / 2
+
+    def start(self, world: World) -> None:
+        """Leave force mode and forget the held object."""
+        self.t0 = world.time
+        self.q0 = world.data.qpos[world.finger_qpos].copy()
+        world.held_object = -1
+        set_mode(world, force=False)
+
+    def pre(self, world: World) -> None:
+        """Ramp the finger targets to the goal."""
+        step = 0.5 * self.speed * (world.time - self.t0)
+        q = self.q0 + np.clip(self.goal - self.q0, -step, step)
+        world.data.ctrl[world.finger_act] = q
+
+    def post(self, world: World) -> Any:
+        """Finish when the fingers are at the goal, blocked, or out of time."""
+        d = world.data
+        q, qd = d.qpos[world.finger_qpos], d.qvel[world.finger_dof]
+        t = world.time - self.t0
+        if self.halt_reason:
+            return self.result(world, 'STOPPED', self.halt_reason, 0.0, False)
+        if np.abs(q - self.goal).max() < 5e-4 and np.abs(qd).max() < 1e-3:
+            return self.result(world, 'SUCCEEDED', f'Opened to {q.sum() * 1000:.1f} mm.',
+                               0.0, False, reached_goal=True)
+        if t > self.timeout:
+            return self.result(world, 'TIMED_OUT', f'the fingers did not reach '
+                               f'{self.goal * 2000:.1f} mm within {self.timeout:g} s',
+                               0.0, False)
+        return None

@@ -1,0 +1,170 @@
+"""
+The MJCF model of the simulated scene, generated from Python.
+
+A Franka Emika Panda with Franka's published joint origins (the
+``franka_description`` kinematics), datasheet joint limits, plausible masses
+(after Gaz et al. 2019) and capsule/box collision geometry; the Franka Hand
+with two force-limited prismatic fingers; a 6-axis force/torque sensor between
+the flange and the hand; a table whose top is the base plane z = 0; a box and
+a cylinder to grasp; a fixed scene camera. The world frame is ``panda_link0``.
+"""
+
+from __future__ import annotations
+
+import math
+
+ARM_JOINTS = tuple(f'panda_joint{i}' for i in range(1, 8))
+FINGER_JOINTS = ('panda_finger_joint1', 'panda_finger_joint2')
+Q_MIN = (-2.8973, -1.7628, -2.8973, -3.0718, -2.8973, -0.0175, -2.8973)
+Q_MAX = (2.8973, 1.7628, 2.8973, -0.0698, 2.8973, 3.7525, 2.8973)
+DQ_MAX = (2.1750, 2.1750, 2.1750, 2.1750, 2.6100, 2.6100, 2.6100)
+DDQ_MAX = (15.0, 7.5, 10.0, 12.5, 15.0, 20.0, 20.0)
+TAU_MAX = (87.0, 87.0, 87.0, 87.0, 12.0, 12.0, 12.0)
+KP = (3000.0, 3000.0, 3000.0, 3000.0, 1500.0, 1500.0, 1500.0)
+KV = (250.0, 250.0, 200.0, 200.0, 60.0, 60.0, 60.0)
+FINGER_MAX = 0.04
+FINGER_FORCE_MAX = 70.0
+FINGER_KP = 2000.0
+FINGER_KV = 40.0
+TCP_OFFSET = 0.1034
+OBJECTS = ('box', 'cylinder')
+CAMERAS = ('scene',)
+TIMESTEP = 0.001
+
+H = math.pi / 2
+# (name, origin xyz in parent, euler x of the origin, mass, com, diag inertia, capsules)
+_LINKS = (
+    ('panda_link1', (0, 0, 0.333), 0.0, 4.97, (0.004, 0.002, -0.175), (0.030, 0.030, 0.009),
+     (((0, 0, -0.20), (0, 0, -0.04), 0.065), ((0, -0.06, 0), (0, 0.06, 0), 0.06))),
+    ('panda_link2', (0, 0, 0), -H, 0.65, (-0.003, -0.029, 0.003), (0.008, 0.003, 0.008),
+     (((0, 0, 0), (0, -0.19, 0), 0.06), ((0, 0, -0.06), (0, 0, 0.06), 0.06))),
+    ('panda_link3', (0, -0.316, 0), H, 3.23, (0.028, 0.039, -0.067), (0.025, 0.025, 0.008),
+     (((0, 0, -0.15), (0, 0, 0), 0.06), ((0, 0, 0), (0.0825, 0, 0), 0.055),
+      ((0.0825, -0.06, 0), (0.0825, 0.05, 0), 0.055))),
+    ('panda_link4', (0.0825, 0, 0), H, 3.59, (-0.053, 0.104, 0.027), (0.030, 0.010, 0.030),
+     (((0, 0, 0), (-0.0825, 0.08, 0), 0.055), ((0, 0, -0.05), (0, 0, 0.05), 0.055))),
+    ('panda_link5', (-0.0825, 0.384, 0), -H, 1.23, (-0.012, 0.041, -0.038),
+     (0.020, 0.018, 0.004),
+     (((0, 0, -0.26), (0, 0, -0.10), 0.055), ((0, 0.08, -0.12), (0, 0.06, -0.02), 0.04))),
+    ('panda_link6', (0, 0, 0), H, 1.67, (0.060, -0.014, -0.011), (0.003, 0.005, 0.006),
+     (((0, 0, -0.05), (0, 0, 0.02), 0.05), ((0, 0, 0), (0.088, 0, 0), 0.045))),
+    ('panda_link7', (0.088, 0, 0), H, 0.74, (0.011, -0.004, 0.062), (0.004, 0.004, 0.002),
+     (((0, 0, -0.01), (0, 0, 0.08), 0.045),)),
+)
+
+
+def _v(xs) -> str:
+    return ' '.join(f'{x:.6g}' for x in xs)
+
+
+def _arm_xml() -> tuple[str, str]:
+    """Return the opening tags of the nested arm bodies and their closings."""
+    out = []
+    for i, (name, pos, ex, mass, com, inertia, caps) in enumerate(_LINKS):
+        j = i + 1
+        out.append(f'<body name="{name}" pos="{_v(pos)}" euler="{ex:.8f} 0 0" gravcomp="1">')
+        out.append(f'<inertial pos="{_v(com)}" mass="{mass}" diaginertia="{_v(inertia)}"/>')
+        out.append(
+            f'<joint name="panda_joint{j}" range="{Q_MIN[i]} {Q_MAX[i]}" '
+            f'actuatorfrcrange="{-TAU_MAX[i]} {TAU_MAX[i]}" armature="{0.1 if j < 5 else 0.03}" '
+            f'damping="{0.5 if j < 5 else 0.1}"/>')
+        for a, b, r in caps:
+            out.append(f'<geom class="arm" fromto="{_v(a)} {_v(b)}" size="{r}"/>')
+    return '\n'.join(out), '</body>' * len(_LINKS)
+
+
+def _finger_xml(n: int, side: int) -> str:
+    y = 0.006 * side
+    return f"""
+<body name="panda_{'left' if n == 1 else 'right'}finger" pos="0 0 0.0584" gravcomp="1">
+  <inertial pos="0 {y} 0.03" mass="0.015" diaginertia="2e-5 2e-5 5e-6"/>
+  <joint name="panda_finger_joint{n}" type="slide" axis="0 {side} 0" range="0 {FINGER_MAX}"
+         armature="0.05" damping="2" actuatorfrcrange="{-FINGER_FORCE_MAX} {FINGER_FORCE_MAX}"/>
+  <geom name="finger{n}_stem" class="hand" type="box" pos="0 {2 * y} 0.008"
+        size="0.01 0.006 0.008"/>
+  <geom name="finger{n}_pad" class="pad" type="box" pos="0 {y} 0.035" size="0.01 0.006 0.019"/>
+</body>"""
+
+
+def build_mjcf() -> str:
+    """Return the complete MJCF document of the scene."""
+    arm_open, arm_close = _arm_xml()
+    acts = []
+    for i, j in enumerate(ARM_JOINTS):
+        acts.append(f'<position name="{j}_pos" joint="{j}" kp="{KP[i]}" '
+                    f'ctrlrange="{Q_MIN[i]} {Q_MAX[i]}"/>')
+        acts.append(f'<velocity name="{j}_vel" joint="{j}" kv="{KV[i]}" '
+                    f'ctrlrange="{-DQ_MAX[i]} {DQ_MAX[i]}"/>')
+    for j in FINGER_JOINTS:
+        acts.append(f'<general name="{j}" joint="{j}" gaintype="fixed" biastype="affine" '
+                    f'gainprm="{FINGER_KP}" biasprm="0 {-FINGER_KP} {-FINGER_KV}" '
+                    f'ctrlrange="-{FINGER_FORCE_MAX} {FINGER_FORCE_MAX}"/>')
+    return f"""<mujoco model="panda_scene">
+<compiler angle="radian" autolimits="true"/>
+<option timestep="{TIMESTEP}" integrator="implicitfast" cone="elliptic" impratio="10"/>
+<visual><global offwidth="1280" offheight="960"/><quality shadowsize="2048"/></visual>
+<default>
+  <joint axis="0 0 1" actuatorgravcomp="true"/>
+  <geom contype="1" conaffinity="2" condim="3" friction="1 0.005 0.0001"/>
+  <default class="arm"><geom type="capsule" rgba="0.92 0.92 0.93 1" mass="0"/></default>
+  <default class="hand"><geom rgba="0.85 0.85 0.87 1" mass="0"/></default>
+  <default class="pad"><geom rgba="0.15 0.15 0.15 1" mass="0" friction="1.2 0.01 0.0005"
+    condim="4" solref="0.01 1"/></default>
+  <default class="obj"><geom contype="3" conaffinity="3" condim="4"
+    friction="1 0.01 0.0005"/></default>
+</default>
+<asset>
+  <texture name="sky" type="skybox" builtin="gradient" rgb1="0.55 0.65 0.8" rgb2="0.1 0.1 0.15"
+           width="64" height="64"/>
+  <texture name="grid" type="2d" builtin="checker" rgb1="0.55 0.42 0.3" rgb2="0.5 0.38 0.27"
+           width="256" height="256"/>
+  <material name="wood" texture="grid" texrepeat="6 6"/>
+</asset>
+<worldbody>
+  <light pos="0.5 -0.6 2.2" dir="0 0.3 -1" diffuse="0.8 0.8 0.8" castshadow="true"/>
+  <light pos="1.5 1 1.5" dir="-1 -0.6 -1" diffuse="0.35 0.35 0.35" castshadow="false"/>
+  <geom name="floor" type="plane" pos="0 0 -0.75" size="3 3 0.1" rgba="0.3 0.3 0.32 1"
+        contype="2" conaffinity="1"/>
+  <geom name="table" type="box" pos="0.35 0 -0.025" size="0.65 0.8 0.025" material="wood"
+        contype="2" conaffinity="1"/>
+  <camera name="scene" pos="1.55 1.05 0.85" mode="targetbody" target="look_at" fovy="45"/>
+  <body name="look_at" pos="0.35 0 0.15"/>
+  <body name="panda_link0">
+    <inertial pos="-0.04 0 0.06" mass="2.8" diaginertia="0.01 0.01 0.01"/>
+    <geom class="arm" type="cylinder" fromto="-0.04 0 0 -0.04 0 0.14" size="0.1"/>
+    <geom class="arm" fromto="0 0 0.14 0 0 0.25" size="0.065"/>
+    {arm_open}
+    <body name="panda_link8" pos="0 0 0.107" gravcomp="1">
+      <inertial pos="0 0 0" mass="0.001" diaginertia="1e-6 1e-6 1e-6"/>
+      <body name="panda_hand" euler="0 0 {-math.pi / 4:.8f}" gravcomp="1">
+        <inertial pos="-0.01 0 0.03" mass="0.73" diaginertia="0.001 0.0025 0.0017"/>
+        <site name="panda_ft_sensor" size="0.01" rgba="1 0.5 0 1"/>
+        <geom name="hand_body" class="hand" type="box" pos="0 0 0.031" size="0.025 0.1 0.027"/>
+        {_finger_xml(1, 1)}
+        {_finger_xml(2, -1)}
+        <body name="panda_hand_tcp" pos="0 0 {TCP_OFFSET}">
+          <site name="panda_hand_tcp" size="0.005" rgba="0 1 0 0.5"/>
+        </body>
+      </body>
+    </body>
+    {arm_close}
+  </body>
+  <body name="box" pos="0.5 0 0.025">
+    <freejoint name="box_joint"/>
+    <geom name="box" class="obj" type="box" size="0.025 0.025 0.025" mass="0.2"
+          rgba="0.85 0.2 0.15 1"/>
+  </body>
+  <body name="cylinder" pos="0.45 0.3 0.05">
+    <freejoint name="cylinder_joint"/>
+    <geom name="cylinder" class="obj" type="cylinder" size="0.025 0.05" mass="0.15"
+          rgba="0.2 0.45 0.85 1"/>
+  </body>
+</worldbody>
+<actuator>
+  {chr(10).join(acts)}
+</actuator>
+<sensor>
+  <force name="ft_force" site="panda_ft_sensor"/>
+  <torque name="ft_torque" site="panda_ft_sensor"/>
+</sensor>
+</mujoco>"""

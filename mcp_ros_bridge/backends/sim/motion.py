@@ -1,0 +1,137 @@
+"""
+Execution of an arm trajectory on the stepping thread, with the contact guard.
+
+Phases: ``run`` (track the trajectory), ``settle`` (hold the goal until the
+joints converge), ``halt`` (stop, cancel, contact abort or timeout: hold and
+wait until the arm is still). A contact abort backs off 0.1 s along the path
+so the arm does not keep pressing on what it hit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .trajectory import Trajectory
+from .watchdog import ContactGuard
+from .world import Task, World
+
+Notify = Callable[[float, str], None]
+STILL_RAD_S = 0.01
+
+
+class ArmMotion(Task):
+    """Track a :class:`Trajectory`; finish with a result dict."""
+
+    channel = 'arm'
+
+    def __init__(self, traj: Trajectory, guard: ContactGuard, *, force_limit_n: float,
+                 timeout_s: float, tolerance_rad: float, notify: Notify | None = None,
+                 settle_s: float = 1.5, label: str = 'moving') -> None:
+        """Prepare to execute ``traj`` within the given limits."""
+        super().__init__()
+        self.traj, self.guard = traj, guard
+        self.limit, self.timeout, self.tol = force_limit_n, timeout_s, tolerance_rad
+        self.notify, self.settle_s, self.label = notify, settle_s, label
+        self.phase, self.status, self.message = 'run', 'SUCCEEDED', ''
+        self.peak, self.contact = 0.0, None
+        self.t_cross: float | None = None
+        self.t_halt: float | None = None
+        self.t_still: float | None = None
+        self.trace: list[np.ndarray] = []
+        self._sent = -1.0
+        self.fraction = 0.0
+
+    def start(self, world: World) -> None:
+        """Remember the start time."""
+        self.t0 = world.time
+        self.tcp = world.model.site('panda_hand_tcp').id
+
+    def pre(self, world: World) -> None:
+        """Command the next trajectory sample while running."""
+        if self.phase == 'run':
+            k = self.traj.index(world.time - self.t0 + world.model.opt.timestep)
+            world.data.ctrl[world.pos_act] = self.traj.q[k]
+            world.data.ctrl[world.vel_act] = self.traj.qd[k]
+
+    def _begin_halt(self, world: World, status: str, message: str) -> None:
+        d = world.data
+        self.phase, self.status, self.message = 'halt', status, message
+        self.t_halt = world.time
+        target = d.qpos[world.arm_qpos].copy()
+        if status == 'CONTACT_ABORT':
+            k = self.traj.index(world.time - self.t0 - 0.1)
+            target = self.traj.q[min(k, len(self.traj.q) - 1)]
+        d.ctrl[world.pos_act] = target
+        d.ctrl[world.vel_act] = 0.0
+
+    def _guard(self, world: World) -> None:
+        d = world.data
+        quick = self.guard.quick(d)
+        if quick <= self.limit and (self.t_cross is None or quick <= self.peak):
+            return
+        total, pairs = self.guard.measure(d, world.held_object)
+        if total > self.peak:
+            self.peak = total
+            self.contact = {'pairs': {k: round(v, 2) for k, v in pairs.items()},
+                            'time_s': round(world.time - self.t0, 4)}
+        if total > self.limit and self.t_cross is None and self.phase != 'halt':
+            self.t_cross = world.time
+            worst = max(pairs, key=pairs.get)
+            self._begin_halt(world, 'CONTACT_ABORT',
+                             f'contact force {total:.1f} N exceeded the {self.limit:g} N limit '
+                             f'({worst}); the arm stopped and backed off')
+
+    def post(self, world: World) -> Any:
+        """Advance the phase machine; return a result dict when finished."""
+        d = world.data
+        t = world.time - self.t0
+        self._guard(world)
+        if self.halt_reason is not None and self.phase != 'halt':
+            self._begin_halt(world, 'STOPPED', self.halt_reason)
+        if self.phase != 'halt' and t > self.timeout:
+            self._begin_halt(world, 'TIMED_OUT', f'the motion exceeded its {self.timeout:g} s '
+                             'timeout and was stopped')
+        if world.steps % 5 == 0:
+            self.trace.append(d.site_xpos[self.tcp].copy())
+        qd = float(np.abs(d.qvel[world.arm_dof]).max())
+        if self.phase == 'run':
+            self.fraction = min(1.0, t / self.traj.duration) if self.traj.duration else 1.0
+            if t >= self.traj.duration:
+                self.phase = 'settle'
+                d.ctrl[world.pos_act] = self.traj.q[-1]
+                d.ctrl[world.vel_act] = 0.0
+        elif self.phase == 'settle':
+            err = float(np.abs(d.qpos[world.arm_qpos] - self.traj.q[-1]).max())
+            if (err < self.tol and qd < STILL_RAD_S) or t > self.traj.duration + self.settle_s:
+                return self._result(world, t)
+        else:
+            if self.t_still is None and qd < STILL_RAD_S:
+                self.t_still = world.time
+            waited = world.time - self.t_halt
+            if (self.t_still is not None or waited > 0.5) and (
+                    waited >= 0.1 or self.status != 'CONTACT_ABORT'):
+                return self._result(world, t)
+        if self.notify and self.fraction - self._sent >= 0.05:
+            self._sent = self.fraction
+            self.notify(self.fraction, f'{self.label}: {self.fraction:.0%}')
+        return None
+
+    def _result(self, world: World, t: float) -> dict[str, Any]:
+        details: dict[str, Any] = {'planned_duration_s': round(self.traj.duration, 4)}
+        if self.t_halt is not None:
+            details['halt_at_s'] = round(self.t_halt - self.t0, 4)
+            if self.t_still is not None:
+                details['still_after_halt_s'] = round(self.t_still - self.t_halt, 4)
+        if self.t_cross is not None:
+            details['threshold_crossed_at_s'] = round(self.t_cross - self.t0, 4)
+            details['reaction_s'] = round(self.t_halt - self.t_cross, 4)
+        if self.status == 'SUCCEEDED':
+            self.fraction = 1.0
+            if self.notify:
+                self.notify(1.0, f'{self.label}: done')
+        return {'status': self.status, 'message': self.message, 'duration_s': t,
+                'fraction': self.fraction, 'peak_force_n': self.peak if self.peak else None,
+                'contact': self.contact, 'details': details, 'trace': np.array(self.trace)}

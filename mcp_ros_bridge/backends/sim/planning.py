@@ -1,0 +1,183 @@
+"""
+Motion planning for the simulated arm: IK goals, joint paths, Cartesian paths.
+
+Everything here runs in a worker thread on a scratch copy of the state, before
+any motion; failures raise :class:`BackendError` with MoveIt-style codes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import threading
+
+import mujoco
+import numpy as np
+
+from . import trajectory
+from .frames import compose, frame_in_world, inverse
+from .kinematics import Collision, Kinematics, quat_error
+from .mjcf import DDQ_MAX, DQ_MAX
+from .port_types import BackendError, MotionLimits
+
+RIGID_TO_TCP = ('panda_hand_tcp', 'panda_hand', 'panda_link8', 'panda_ft_sensor')
+PATH_CLEARANCE_M = 0.003
+JUMP_THRESHOLD_RAD = 0.3
+
+
+@dataclasses.dataclass
+class CartesianPlan:
+    """The IK'd part of a straight-line path."""
+
+    fraction: float
+    q: np.ndarray          # (K, 7) joint waypoints actually reachable
+    points: np.ndarray     # (K, 3) TCP positions (world)
+    sigma: np.ndarray      # (K,) path parameter
+    stop_reason: str
+
+
+def _describe(hits: list[Collision]) -> list[str]:
+    return sorted({f'{h.geom1}<->{h.geom2}' for h in hits})
+
+
+class Planner:
+    """IK and trajectory construction for one backend (thread-safe)."""
+
+    def __init__(self, model: mujoco.MjModel, arm_qpos: np.ndarray, arm_dof: np.ndarray,
+                 seed: int, margin_rad: float) -> None:
+        """Create scratch kinematics and a seeded random generator for restarts."""
+        self.kin = Kinematics(model, arm_qpos, arm_dof, margin_rad)
+        self.rng = np.random.default_rng(seed)
+        self.lock = threading.Lock()
+
+    def tcp_target(self, qpos: np.ndarray, pos: np.ndarray, quat: np.ndarray,
+                   link: str) -> tuple[np.ndarray, np.ndarray]:
+        """Turn a world goal for ``link`` into the world goal of the TCP."""
+        if link == 'panda_hand_tcp':
+            return pos, quat
+        if link not in RIGID_TO_TCP:
+            raise BackendError('INVALID_GOAL', f'cannot plan for link {link!r}',
+                               advice=f'use one of {list(RIGID_TO_TCP)}')
+        k = self.kin
+        k.set_state(qpos)
+        mujoco.mj_kinematics(k.m, k.d)
+        rel = compose(inverse(frame_in_world(k.m, k.d, link)),
+                      frame_in_world(k.m, k.d, 'panda_hand_tcp'))
+        return compose((pos, quat), rel)
+
+    def _scaled(self, limits: MotionLimits) -> tuple[np.ndarray, np.ndarray]:
+        for name in ('velocity_scaling', 'acceleration_scaling'):
+            v = getattr(limits, name)
+            if not 0.0 < v <= 1.0:
+                raise BackendError('INVALID_GOAL', f'{name} must be in (0, 1], got {v}',
+                                   advice=f'send e.g. {name}=0.2')
+        return (np.array(DQ_MAX) * limits.velocity_scaling,
+                np.array(DDQ_MAX) * limits.acceleration_scaling)
+
+    def ik_goal(self, qpos: np.ndarray, q0: np.ndarray, pos: np.ndarray, quat: np.ndarray,
+                attempts: int, tol_p: float, tol_r: float) -> np.ndarray:
+        """Return a collision-free IK solution or raise NO_IK_SOLUTION / GOAL_IN_COLLISION."""
+        with self.lock:
+            self.kin.set_state(qpos)
+            q, hits = self.kin.solve(pos, quat, q0, self.rng, max(attempts, 1) * 4,
+                                     min(tol_p, 1e-4), min(tol_r, 1e-3))
+        if q is not None:
+            return q
+        where = f'({pos[0]:.3f}, {pos[1]:.3f}, {pos[2]:.3f}) m in panda_link0'
+        if hits:
+            raise BackendError('GOAL_IN_COLLISION',
+                               f'every IK solution for the target at {where} collides: '
+                               + ', '.join(_describe(hits)),
+                               advice='raise the target above the table or move it away '
+                               'from the obstacle', details={'contacts': _describe(hits)})
+        raise BackendError('NO_IK_SOLUTION', f'no joint configuration reaches the target '
+                           f'at {where} with the requested orientation',
+                           advice='keep targets within ~0.85 m of the base and check the '
+                           'orientation (e.g. gripper pointing down: w,x,y,z = 0,1,0,0)')
+
+    def joint_trajectory(self, qpos: np.ndarray, q0: np.ndarray, q1: np.ndarray,
+                         limits: MotionLimits, dt: float) -> trajectory.Trajectory:
+        """Time-parameterise the joint-space line q0 → q1 after a collision sweep."""
+        vmax, amax = self._scaled(limits)
+        steps = max(2, math.ceil(np.abs(q1 - q0).max() / 0.03) + 1)
+        path = np.linspace(q0, q1, steps)
+        with self.lock:
+            self.kin.set_state(qpos)
+            initial = {(h.geom1, h.geom2) for h in self.kin.collisions(q0)}
+            hits = [h for h in self.kin.collisions(q1) if (h.geom1, h.geom2) not in initial]
+            if hits:
+                raise BackendError('GOAL_IN_COLLISION', 'the goal configuration collides: '
+                                   + ', '.join(_describe(hits)),
+                                   details={'contacts': _describe(hits)})
+            points = []
+            for q in path:
+                hits = [h for h in self.kin.collisions(q) if (h.geom1, h.geom2) not in initial]
+                if hits:
+                    raise BackendError('PLANNING_FAILED', 'the joint-space path to the goal '
+                                       'collides: ' + ', '.join(_describe(hits)),
+                                       advice='go through an intermediate pose higher above '
+                                       'the table', details={'contacts': _describe(hits)})
+                points.append(self.kin.fk(q)[0])
+        return trajectory.time_parameterise(
+            path, vmax, amax, dt, tool_points=np.array(points),
+            max_tool_speed=limits.max_cartesian_speed_mps)
+
+    def cartesian(self, qpos: np.ndarray, q0: np.ndarray,
+                  targets: list[tuple[np.ndarray, np.ndarray]], max_step: float,
+                  avoid_collisions: bool) -> CartesianPlan:
+        """IK each step of the straight segments; stop at the first failure."""
+        with self.lock:
+            k = self.kin
+            k.set_state(qpos)
+            pos, quat = k.fk(q0)
+            qs, pts, sig = [q0.copy()], [pos.copy()], [0.0]
+            total = 0.0
+            segs = []
+            for tp, tq in targets:
+                ang = float(np.linalg.norm(quat_error(tq, quat)))
+                length = float(np.linalg.norm(tp - pos)) + 0.1 * ang
+                n = max(1, math.ceil(max(np.linalg.norm(tp - pos) / max_step, ang / 0.05)))
+                segs.append((pos, quat, tp, tq, n, length))
+                total += length
+                pos, quat = tp, tq
+            done, q, reason = 0.0, q0.copy(), ''
+            for p0, r0, p1, r1, n, length in segs:
+                for i in range(1, n + 1):
+                    s = i / n
+                    tq = np.empty(4)
+                    _slerp(tq, r0, r1, s)
+                    tp = p0 + s * (p1 - p0)
+                    qn, ep, er = k.ik(tp, tq, q, iters=60, tol_p=1e-6, tol_r=1e-5)
+                    if ep > 5e-5 or er > 5e-4:
+                        reason = 'no IK solution along the line'
+                    elif np.abs(qn - q).max() > JUMP_THRESHOLD_RAD:
+                        reason = 'joint-space jump (near a singularity or joint limit)'
+                    elif avoid_collisions and (hits := k.collisions(qn, PATH_CLEARANCE_M)):
+                        reason = 'collision ahead: ' + ', '.join(_describe(hits))
+                    if reason:
+                        break
+                    q = qn
+                    qs.append(q.copy())
+                    pts.append(tp)
+                    sig.append(done + s * length)
+                if reason:
+                    break
+                done += length
+            fraction = 1.0 if total <= 0 else min(1.0, sig[-1] / total)
+        return CartesianPlan(fraction, np.array(qs), np.array(pts), np.array(sig), reason)
+
+    def cartesian_trajectory(self, plan: CartesianPlan, limits: MotionLimits,
+                             dt: float) -> trajectory.Trajectory:
+        """Time-parameterise the reachable part of a Cartesian path."""
+        vmax, amax = self._scaled(limits)
+        return trajectory.time_parameterise(
+            plan.q, vmax, amax, dt, sigma=plan.sigma, tool_points=plan.points,
+            max_tool_speed=limits.max_cartesian_speed_mps)
+
+
+def _slerp(out: np.ndarray, a: np.ndarray, b: np.ndarray, s: float) -> None:
+    b = b if float(np.dot(a, b)) >= 0 else -b
+    vel = quat_error(b, a)
+    rot = np.array([1.0, 0, 0, 0])
+    mujoco.mju_quatIntegrate(rot, vel, s)
+    mujoco.mju_mulQuat(out, rot, a)

@@ -1,0 +1,209 @@
+"""
+The MuJoCo world: model, stepping thread, real-time pacing and sensor buffers.
+
+One thread owns ``mj_step``. Work that must happen every physics step (a
+trajectory, a grasp, a timer) is a :class:`Task` on a channel (``arm``,
+``hand``, ``clock``); the thread calls ``pre`` before and ``post`` after each
+step, under :attr:`World.lock`. With active tasks the world runs at ``speed``
+times real time (``0`` or ``inf``: as fast as possible); with none it idles at
+real time (or ``speed`` if finite), so sensors stay fresh and the arm holds.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import math
+import threading
+import time
+from typing import Any
+
+import mujoco
+import numpy as np
+
+from . import mjcf
+
+FT_CAPACITY = 8192
+_CHUNK = 10
+
+
+class Task:
+    """A controller run by the stepping thread; subclasses override the hooks."""
+
+    channel = 'arm'
+
+    def __init__(self) -> None:
+        """Create an unfinished task."""
+        self.future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self.halt_reason: str | None = None
+
+    def start(self, world: World) -> None:
+        """Prepare on the stepping thread, before the first step."""
+
+    def pre(self, world: World) -> None:
+        """Set controls before a physics step."""
+
+    def post(self, world: World) -> Any:
+        """Inspect the stepped state; return a result to finish, else None."""
+        return None
+
+    def halt(self, reason: str) -> None:
+        """Ask the task to stop at its next step (thread-safe)."""
+        if self.halt_reason is None:
+            self.halt_reason = reason
+
+
+class World:
+    """The simulated scene and its stepping thread."""
+
+    def __init__(self, *, speed: float = 1.0, seed: int = 0, ft_noise_n: float = 0.0,
+                 ft_noise_nm: float = 0.0, home: tuple[float, ...] = ()) -> None:
+        """Compile the model, place the arm at ``home`` and prepare buffers."""
+        self.model = mujoco.MjModel.from_xml_string(mjcf.build_mjcf())
+        self.data = mujoco.MjData(self.model)
+        m = self.model
+        self.speed = speed
+        self.lock = threading.Lock()
+        self._wake = threading.Condition(self.lock)
+        self.arm_qpos = np.array([m.jnt_qposadr[m.joint(j).id] for j in mjcf.ARM_JOINTS])
+        self.arm_dof = np.array([m.jnt_dofadr[m.joint(j).id] for j in mjcf.ARM_JOINTS])
+        self.finger_qpos = np.array([m.jnt_qposadr[m.joint(j).id] for j in mjcf.FINGER_JOINTS])
+        self.finger_dof = np.array([m.jnt_dofadr[m.joint(j).id] for j in mjcf.FINGER_JOINTS])
+        self.pos_act = np.array([m.actuator(f'{j}_pos').id for j in mjcf.ARM_JOINTS])
+        self.vel_act = np.array([m.actuator(f'{j}_vel').id for j in mjcf.ARM_JOINTS])
+        self.finger_act = np.array([m.actuator(j).id for j in mjcf.FINGER_JOINTS])
+        self.finger_bodies = [m.body('panda_leftfinger').id, m.body('panda_rightfinger').id]
+        self.object_bodies = {m.body(n).id for n in mjcf.OBJECTS}
+        self._rng = np.random.default_rng(seed)
+        self._noise_sd = np.array([ft_noise_n] * 3 + [ft_noise_nm] * 3)
+        self._noise = self._draw_noise()
+        self._ft = np.zeros((FT_CAPACITY, 6))
+        self._ft_t = np.zeros(FT_CAPACITY)
+        self.ft_count = 0
+        self.held_object: int = -1
+        self.tasks: dict[str, Task] = {}
+        self._running = False
+        self._thread: threading.Thread | None = None
+        self.last_step_wall = time.monotonic()
+        self.steps = 0
+        if home:
+            self.data.qpos[self.arm_qpos] = home
+            self.data.ctrl[self.pos_act] = home
+        self.data.qpos[self.finger_qpos] = 0.04
+        self.data.ctrl[self.finger_act] = 0.04
+        mujoco.mj_forward(m, self.data)
+
+    def _draw_noise(self) -> np.ndarray:
+        return self._rng.standard_normal((FT_CAPACITY, 6)) * self._noise_sd
+
+    @property
+    def time(self) -> float:
+        """Return the simulation time in seconds."""
+        return float(self.data.time)
+
+    def start(self) -> None:
+        """Settle the scene for 0.3 s and start the stepping thread."""
+        with self.lock:
+            for _ in range(300):
+                self._step()
+        self._running = True
+        self._thread = threading.Thread(target=self._run, name='mujoco-world', daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop the thread; unfinished tasks fail with RuntimeError."""
+        with self._wake:
+            self._running = False
+            self._wake.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout=5.0)
+            self._thread = None
+        for task in list(self.tasks.values()):
+            if not task.future.done():
+                task.future.set_exception(RuntimeError('simulation closed'))
+        self.tasks.clear()
+
+    def submit(self, task: Task) -> concurrent.futures.Future[Any]:
+        """Run ``task`` from the next step on; its channel must be free."""
+        with self._wake:
+            if not self._running:
+                raise RuntimeError('simulation is not running')
+            if task.channel in self.tasks:
+                raise RuntimeError(f'the {task.channel} is busy')
+            task.start(self)
+            self.tasks[task.channel] = task
+            self._wake.notify_all()
+        return task.future
+
+    def busy(self, channel: str) -> Task | None:
+        """Return the task running on ``channel``, if any."""
+        return self.tasks.get(channel)
+
+    # -- stepping ------------------------------------------------------------------------
+    def _step(self) -> None:
+        for task in self.tasks.values():
+            task.pre(self)
+        mujoco.mj_step(self.model, self.data)
+        self.steps += 1
+        i = self.ft_count % FT_CAPACITY
+        if i == 0 and self.ft_count:
+            self._noise = self._draw_noise()
+        # the load the hand exerts on the flange, in the sensor frame
+        np.negative(self.data.sensordata[:6], out=self._ft[i])
+        self._ft[i] += self._noise[i]
+        self._ft_t[i] = self.data.time
+        self.ft_count += 1
+        if self.tasks:
+            for key, task in list(self.tasks.items()):
+                try:
+                    result = task.post(self)
+                except Exception as exc:  # noqa: BLE001 - handed to the caller
+                    del self.tasks[key]
+                    task.future.set_exception(exc)
+                    continue
+                if result is not None:
+                    del self.tasks[key]
+                    task.future.set_result(result)
+
+    def _rate(self) -> float:
+        fast = self.speed <= 0 or math.isinf(self.speed)
+        if self.tasks:
+            return math.inf if fast else self.speed
+        return 1.0 if fast else self.speed
+
+    def _run(self) -> None:
+        anchor_wall, anchor_sim, anchor_rate = time.monotonic(), self.time, self._rate()
+        while True:
+            with self._wake:
+                if not self._running:
+                    return
+                rate = self._rate()
+                if rate != anchor_rate:
+                    anchor_wall, anchor_sim, anchor_rate = time.monotonic(), self.time, rate
+                if math.isfinite(rate):
+                    ahead = anchor_wall + (self.time - anchor_sim) / rate - time.monotonic()
+                    if ahead > 0:
+                        self._wake.wait(ahead)
+                        continue
+                    if ahead < -0.2:  # fell behind: do not try to catch up
+                        anchor_wall, anchor_sim = time.monotonic(), self.time
+                for _ in range(_CHUNK):
+                    self._step()
+                self.last_step_wall = time.monotonic()
+
+    # -- reads (callers hold no lock) -----------------------------------------------------
+    def wrench(self, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return the newest ``count`` wrench rows and stamps, oldest first."""
+        with self.lock:
+            n = min(count, self.ft_count, FT_CAPACITY)
+            idx = (np.arange(self.ft_count - n, self.ft_count)) % FT_CAPACITY
+            return self._ft[idx].copy(), self._ft_t[idx].copy()
+
+    def snapshot(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+        """Return copies of qpos, qvel, qfrc_actuator and the sim time."""
+        with self.lock:
+            d = self.data
+            return d.qpos.copy(), d.qvel.copy(), d.qfrc_actuator.copy(), float(d.time)
+
+    def age(self) -> float:
+        """Return the wall-clock seconds since the newest step."""
+        return max(0.0, time.monotonic() - self.last_step_wall)
