@@ -54,6 +54,11 @@ class IdempotencyCache:
             oldest = min(self._entries, key=lambda k: self._entries[k].created)
             del self._entries[oldest]
 
+    def known(self, tool: str, key: str) -> bool:
+        """Return True when ``key`` is remembered (running or finished) for ``tool``."""
+        self._evict(time.monotonic())
+        return (tool, key) in self._entries
+
     async def run(self, tool: str, key: str, args: dict[str, Any],
                   work: Callable[[], Awaitable[T]]) -> tuple[T, bool]:
         """Run ``work`` once per key; return (result, replayed)."""

@@ -31,6 +31,7 @@ from mcp_ros_bridge.safety.ratelimit import RateLimiter
 from mcp_ros_bridge.server.approval import Denied, plan_summary, request_approval
 from mcp_ros_bridge.server.audit import AuditLog
 import mcp_types as types
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 log = logging.getLogger('mcp_ros_bridge.calls')
 
@@ -48,11 +49,18 @@ class CallSettings:
 
 
 def session_key(ctx: Any) -> object:
-    """Identify the client session a call belongs to (best effort)."""
+    """
+    Identify the client session a call belongs to (best effort).
+
+    2026-07-28 requests have no session: each gets a fresh connection object, so
+    they share one key (per-request keys would make the rate limit a no-op).
+    """
     request = getattr(ctx, 'request', None)
     headers = getattr(request, 'headers', None)
     if headers is not None and headers.get('mcp-session-id'):
         return headers.get('mcp-session-id')
+    if getattr(ctx, 'protocol_version', None) in MODERN_PROTOCOL_VERSIONS:
+        return 'stateless'
     conn = getattr(ctx.session, '_connection', None)
     return id(conn) if conn is not None else 'local'
 
@@ -131,7 +139,10 @@ class CallPipeline:
             return error_result(
                 f'{spec.name} refused: too many motion calls; try again in {wait:.1f} s. '
                 'Nothing moved.', 'RATE_LIMITED', {'retry_after_s': round(wait, 2)})
-        if self.arbiter.running is not None:
+        key = args.get('idempotency_key')
+        # A repeat of a known key waits for (or replays) the first call instead of BUSY.
+        if self.arbiter.running is not None and not (
+                key is not None and self.idempotency.known(spec.name, key)):
             return error_result(f'{spec.name} refused: {BusyError(self.arbiter.running)}',
                                 'BUSY', {'running_tool': self.arbiter.running.tool})
         if spec.requires_approval:
@@ -143,7 +154,6 @@ class CallPipeline:
                 return error_result(f'{spec.name} not executed: {exc}.', 'NOT_APPROVED')
             if pending is not None:
                 return pending
-        key = args.get('idempotency_key')
         if key is None:
             return await self._hold_and_run(ctx, spec, kind, args)
         try:
