@@ -196,7 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog='mcp-ros-bridge lint',
         description='Check config/tools.yaml and robot.yaml against the catalog rules.',
-        epilog='Rules: ' + '; '.join(f'{r.rule_id} ({r.severity}): {r.text}' for r in RULES.values()))
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog='rules:\n' + '\n'.join(f'  {r.rule_id} ({r.severity}): {r.text}'
+                                      for r in RULES.values()))
     parser.add_argument('config_dir', nargs='?', default=None,
                         help='directory with robot.yaml and tools.yaml (default: the shipped)')
     parser.add_argument('--json', action='store_true', help='print the findings as JSON')

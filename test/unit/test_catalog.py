@@ -1,0 +1,201 @@
+"""The catalog loader: precise errors, $robot references, languages and the content hash."""
+
+import os
+import re
+
+from mcp_ros_bridge.catalog.loader import ConfigError, load_catalog
+import pytest
+import yaml
+
+pytestmark = pytest.mark.unit
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SHIPPED = os.path.join(REPO, 'config')
+GRASP = 'grasp_object_force_control'
+
+
+def shipped_text(name):
+    """Return the text of a shipped config file."""
+    with open(os.path.join(SHIPPED, name), encoding='utf-8') as f:
+        return f.read()
+
+
+def write_config(tmp_path, tools=None, robot=None):
+    """Write robot.yaml and tools.yaml (shipped text unless given) into tmp_path."""
+    (tmp_path / 'robot.yaml').write_text(robot or shipped_text('robot.yaml'), encoding='utf-8')
+    (tmp_path / 'tools.yaml').write_text(tools or shipped_text('tools.yaml'), encoding='utf-8')
+    return str(tmp_path)
+
+
+def edit(text, old, new):
+    """Replace the single occurrence of ``old`` in ``text``."""
+    assert text.count(old) == 1, old
+    return text.replace(old, new)
+
+
+def line_of(text, fragment):
+    """Return the 1-based line of the single line containing ``fragment``."""
+    hits = [i + 1 for i, line in enumerate(text.splitlines()) if fragment in line]
+    assert len(hits) == 1, (fragment, hits)
+    return hits[0]
+
+
+def load_error(config_dir):
+    """Load and return the ConfigError it raises."""
+    with pytest.raises(ConfigError) as info:
+        load_catalog(config_dir)
+    return info.value
+
+
+def tool_index(name):
+    """Return the position of a tool in the shipped tools.yaml."""
+    tools = yaml.safe_load(shipped_text('tools.yaml'))['tools']
+    return [t['name'] for t in tools].index(name)
+
+
+def test_shipped_catalog_loads():
+    catalog = load_catalog(SHIPPED)
+    names = [t.name for t in catalog.tools]
+    for required in ('move_arm_to_pose', 'move_arm_joints', 'plan_trajectory', GRASP,
+                     'release_object', 'stop_arm', 'read_ft_sensor', 'get_joint_states',
+                     'get_end_effector_pose'):
+        assert required in names
+
+
+def test_yaml_syntax_error_names_file_and_line(tmp_path):
+    tools = edit(shipped_text('tools.yaml'), '    title: Stop arm\n',
+                 '    title: Stop arm\n    version: [1.0.0\n')
+    err = load_error(write_config(tmp_path, tools=tools))
+    assert err.file == str(tmp_path / 'tools.yaml')
+    assert err.line is not None and abs(err.line - line_of(tools, 'version: [1.0.0')) <= 1
+    assert 'YAML syntax error' in str(err)
+    assert str(err).startswith(f'{tmp_path / "tools.yaml"}:{err.line}: ')
+
+
+def test_duplicate_yaml_key_names_its_line(tmp_path):
+    tools = edit(shipped_text('tools.yaml'), '    title: Stop arm\n',
+                 '    title: Stop arm\n    title: Halt\n')
+    err = load_error(write_config(tmp_path, tools=tools))
+    assert err.line == line_of(tools, 'title: Halt')
+    assert "duplicate key 'title'" in str(err)
+
+
+def test_robot_schema_violation_names_path_line_and_expectation(tmp_path):
+    robot = edit(shipped_text('robot.yaml'), 'max_force_n: 30.0', 'max_force_n: -30.0')
+    err = load_error(write_config(tmp_path, robot=robot))
+    assert err.file == str(tmp_path / 'robot.yaml')
+    assert err.path == ('gripper', 'max_force_n')
+    assert err.line == line_of(robot, 'max_force_n: -30.0')
+    assert 'at gripper.max_force_n' in str(err)
+    assert 'less than or equal to the minimum of 0' in err.problem
+    assert 'robot.yaml format' in err.problem
+
+
+def test_robot_semantic_violation_names_path(tmp_path):
+    robot = edit(shipped_text('robot.yaml'), 'default_velocity_scaling: 0.2',
+                 'default_velocity_scaling: 0.9')
+    err = load_error(write_config(tmp_path, robot=robot))
+    assert err.path == ('limits', 'default_velocity_scaling')
+    assert err.line == line_of(robot, 'default_velocity_scaling: 0.9')
+    assert 'exceeds max_velocity_scaling' in err.problem
+
+
+def test_tools_schema_violation_names_path_line_and_expectation(tmp_path):
+    tools = edit(shipped_text('tools.yaml'), '    title: Stop arm\n    version: 1.0.0\n',
+                 '    title: Stop arm\n    version: one\n')
+    err = load_error(write_config(tmp_path, tools=tools))
+    assert err.path == ('tools', tool_index('stop_arm'), 'version')
+    assert err.line == line_of(tools, 'version: one')
+    assert f"at tools[{tool_index('stop_arm')}].version" in str(err)
+    assert "does not match '^\\\\d+" in err.problem and 'tools.yaml format' in err.problem
+
+
+def test_unknown_kind_lists_the_kinds(tmp_path):
+    tools = edit(shipped_text('tools.yaml'), '    kind: stop\n', '    kind: teleport\n')
+    err = load_error(write_config(tmp_path, tools=tools))
+    assert err.path == ('tools', tool_index('stop_arm'), 'kind')
+    assert err.line == line_of(tools, 'kind: teleport')
+    assert "unknown kind 'teleport'" in err.problem
+    assert re.search(r'expected one of .*\bgrasp\b.*\bstop\b', err.problem)
+
+
+def test_parameter_the_kind_does_not_use(tmp_path):
+    tools = edit(shipped_text('tools.yaml'), '        force_n:\n',
+                 '        speed_mps: {type: number}\n        force_n:\n')
+    err = load_error(write_config(tmp_path, tools=tools))
+    assert err.path == ('tools', tool_index(GRASP), 'input', 'properties')
+    assert err.line == line_of(tools, 'speed_mps: {type: number}')
+    assert "kind 'grasp' does not use ['speed_mps']" in err.problem
+    assert "it accepts ['force_n', 'idempotency_key', 'strategy', 'timeout_s']" in err.problem
+
+
+def test_bad_robot_reference_names_the_path(tmp_path):
+    tools = edit(shipped_text('tools.yaml'), 'maximum: {$robot: gripper.max_force_n}',
+                 'maximum: {$robot: gripper.max_force}')
+    err = load_error(write_config(tmp_path, tools=tools))
+    assert err.path == ('tools', tool_index(GRASP), 'input', 'properties', 'force_n',
+                        'maximum')
+    assert err.line == line_of(tools, '$robot: gripper.max_force}')
+    assert "robot.yaml has no value at 'gripper.max_force'" in err.problem
+
+
+def test_duplicate_tool_name(tmp_path):
+    tools = edit(shipped_text('tools.yaml'), '  - name: get_joint_states\n',
+                 '  - name: stop_arm\n')
+    err = load_error(write_config(tmp_path, tools=tools))
+    assert err.path == ('tools', tool_index('get_joint_states'), 'name')
+    lines = [i + 1 for i, line in enumerate(tools.splitlines()) if line == '  - name: stop_arm']
+    assert len(lines) == 2 and err.line == lines[1]
+    assert "duplicate tool name 'stop_arm'" in err.problem
+
+
+def test_robot_references_resolve():
+    catalog = load_catalog(SHIPPED)
+    robot = yaml.safe_load(shipped_text('robot.yaml'))
+    force = catalog.get(GRASP).input_schema['properties']['force_n']
+    assert force['maximum'] == robot['gripper']['max_force_n'] == catalog.robot.gripper_max_force_n
+    assert force['minimum'] == robot['gripper']['min_force_n']
+    x = catalog.get('move_arm_to_pose').input_schema['properties']['position']['properties']['x']
+    assert (x['minimum'], x['maximum']) == (robot['limits']['workspace']['min'][0],
+                                            robot['limits']['workspace']['max'][0])
+
+
+def test_robot_reference_follows_robot_yaml(tmp_path):
+    robot = edit(shipped_text('robot.yaml'), 'max_force_n: 30.0', 'max_force_n: 22.5')
+    catalog = load_catalog(write_config(tmp_path, robot=robot))
+    assert catalog.get(GRASP).input_schema['properties']['force_n']['maximum'] == 22.5
+
+
+def test_robot_reference_scale(tmp_path):
+    tools = edit(shipped_text('tools.yaml'), 'maximum: {$robot: gripper.max_width_m}',
+                 'maximum: {$robot: gripper.max_width_m, scale: 1000}')
+    catalog = load_catalog(write_config(tmp_path, tools=tools))
+    assert catalog.get('release_object').input_schema['properties']['width_m']['maximum'] == 80
+
+
+def test_lang_zh_picks_chinese():
+    en = load_catalog(SHIPPED).get('move_arm_to_pose').description
+    zh = load_catalog(SHIPPED, lang='zh').get('move_arm_to_pose').description
+    assert en.startswith('Plan and execute') and not re.search(r'[\u4e00-\u9fff]', en)
+    assert zh.startswith('规划并执行')
+    # Folded lines are joined without the space YAML inserts between Chinese characters.
+    assert not re.search(r'[\u4e00-\u9fff，。；]\s+[\u4e00-\u9fff（]', zh)
+
+
+def test_lang_falls_back_to_english():
+    catalog = load_catalog(SHIPPED, lang='fr')
+    assert catalog.get('stop_arm').description.startswith('Cancel the running arm')
+
+
+def test_content_hash_changes_only_with_content(tmp_path):
+    shipped = load_catalog(SHIPPED).content_hash
+    assert load_catalog(SHIPPED).content_hash == shipped
+    cosmetic = '# an extra comment\n' + shipped_text('tools.yaml').replace(
+        '    version: 1.0.0\n    kind: stop\n', '    version: "1.0.0"\n    kind: stop\n')
+    same = tmp_path / 'same'
+    same.mkdir()
+    assert load_catalog(write_config(same, tools=cosmetic)).content_hash == shipped
+    changed = tmp_path / 'changed'
+    changed.mkdir()
+    tools = edit(shipped_text('tools.yaml'), 'does not cut power', 'does not cut the power')
+    assert load_catalog(write_config(changed, tools=tools)).content_hash != shipped
