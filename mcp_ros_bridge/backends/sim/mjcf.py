@@ -110,7 +110,7 @@ def build_mjcf() -> str:
   <default class="hand"><geom rgba="0.85 0.85 0.87 1" mass="0"/></default>
   <default class="pad"><geom rgba="0.15 0.15 0.15 1" mass="0" friction="1.2 0.01 0.0005"
     condim="4" solref="0.01 1"/></default>
-  <default class="obj"><geom contype="3" conaffinity="3" condim="4"
+  <default class="obj"><geom contype="3" conaffinity="3" condim="3"
     friction="1 0.01 0.0005"/></default>
 </default>
 <asset>
@@ -125,8 +125,10 @@ def build_mjcf() -> str:
   <light pos="1.5 1 1.5" dir="-1 -0.6 -1" diffuse="0.35 0.35 0.35" castshadow="false"/>
   <geom name="floor" type="plane" pos="0 0 -0.75" size="3 3 0.1" rgba="0.3 0.3 0.32 1"
         contype="2" conaffinity="1"/>
-  <geom name="table" type="box" pos="0.35 0 -0.025" size="0.65 0.8 0.025" material="wood"
+  <geom name="table" type="plane" size="0.65 0.8 0.01" pos="0.35 0 0" rgba="0 0 0 0"
         contype="2" conaffinity="1"/>
+  <geom name="table_top" type="box" pos="0.35 0 -0.025" size="0.65 0.8 0.025" material="wood"
+        contype="0" conaffinity="0"/>
   <camera name="scene" pos="1.55 1.05 0.85" mode="targetbody" target="look_at" fovy="45"/>
   <body name="look_at" pos="0.35 0 0.15"/>
   <body name="panda_link0">

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import mujoco
 import numpy as np
 
 from .trajectory import Trajectory
@@ -43,11 +44,16 @@ class ArmMotion(Task):
         self.trace: list[np.ndarray] = []
         self._sent = -1.0
         self.fraction = 0.0
+        self._qdd = traj.qdd
+        self.still_steps = 0
+        self._acc: np.ndarray | None = None
 
     def start(self, world: World) -> None:
         """Remember the start time."""
         self.t0 = world.time
         self.tcp = world.model.site('panda_hand_tcp').id
+        self._acc = np.zeros(world.model.nv)
+        self._tau = np.zeros(world.model.nv)
 
     def pre(self, world: World) -> None:
         """Command the next trajectory sample while running."""
@@ -55,6 +61,10 @@ class ArmMotion(Task):
             k = self.traj.index(world.time - self.t0 + world.model.opt.timestep)
             world.data.ctrl[world.pos_act] = self.traj.q[k]
             world.data.ctrl[world.vel_act] = self.traj.qd[k]
+            # inertial feed-forward M(q) qdd, so the servos only correct errors
+            self._acc[world.arm_dof] = self._qdd[k]
+            mujoco.mj_mulM(world.model, world.data, self._tau, self._acc)
+            world.data.qfrc_applied[world.arm_dof] = self._tau[world.arm_dof]
 
     def _begin_halt(self, world: World, status: str, message: str) -> None:
         d = world.data
@@ -66,6 +76,7 @@ class ArmMotion(Task):
             target = self.traj.q[min(k, len(self.traj.q) - 1)]
         d.ctrl[world.pos_act] = target
         d.ctrl[world.vel_act] = 0.0
+        d.qfrc_applied[world.arm_dof] = 0.0
 
     def _guard(self, world: World) -> None:
         d = world.data
@@ -103,9 +114,13 @@ class ArmMotion(Task):
                 self.phase = 'settle'
                 d.ctrl[world.pos_act] = self.traj.q[-1]
                 d.ctrl[world.vel_act] = 0.0
+                d.qfrc_applied[world.arm_dof] = 0.0
         elif self.phase == 'settle':
             err = float(np.abs(d.qpos[world.arm_qpos] - self.traj.q[-1]).max())
-            if (err < self.tol and qd < STILL_RAD_S) or t > self.traj.duration + self.settle_s:
+            self.still_steps = self.still_steps + 1 if qd < STILL_RAD_S / 5 else 0
+            # converged, or at rest under a load the servos cannot fully cancel (a payload)
+            if ((err < self.tol and qd < STILL_RAD_S) or (self.still_steps > 100)
+                    or t > self.traj.duration + self.settle_s):
                 return self._result(world, t)
         else:
             if self.t_still is None and qd < STILL_RAD_S:

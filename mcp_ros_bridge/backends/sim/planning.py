@@ -34,6 +34,7 @@ class CartesianPlan:
     points: np.ndarray     # (K, 3) TCP positions (world)
     sigma: np.ndarray      # (K,) path parameter
     stop_reason: str
+    corners: list[int] = dataclasses.field(default_factory=list)  # waypoint indices
 
 
 def _describe(hits: list[Collision]) -> list[str]:
@@ -140,7 +141,7 @@ class Planner:
                 segs.append((pos, quat, tp, tq, n, length))
                 total += length
                 pos, quat = tp, tq
-            done, q, reason = 0.0, q0.copy(), ''
+            done, q, reason, corners = 0.0, q0.copy(), '', []
             for p0, r0, p1, r1, n, length in segs:
                 for i in range(1, n + 1):
                     s = i / n
@@ -163,16 +164,21 @@ class Planner:
                 if reason:
                     break
                 done += length
+                corners.append(len(qs) - 1)
             fraction = 1.0 if total <= 0 else min(1.0, sig[-1] / total)
-        return CartesianPlan(fraction, np.array(qs), np.array(pts), np.array(sig), reason)
+        return CartesianPlan(fraction, np.array(qs), np.array(pts), np.array(sig), reason,
+                             corners)
 
     def cartesian_trajectory(self, plan: CartesianPlan, limits: MotionLimits,
                              dt: float) -> trajectory.Trajectory:
-        """Time-parameterise the reachable part of a Cartesian path."""
+        """Time-parameterise the reachable part of a Cartesian path, resting at corners."""
         vmax, amax = self._scaled(limits)
-        return trajectory.time_parameterise(
-            plan.q, vmax, amax, dt, sigma=plan.sigma, tool_points=plan.points,
-            max_tool_speed=limits.max_cartesian_speed_mps)
+        ends = sorted({0, len(plan.q) - 1, *plan.corners})
+        parts = [trajectory.time_parameterise(
+            plan.q[a:b + 1], vmax, amax, dt, sigma=plan.sigma[a:b + 1] - plan.sigma[a],
+            tool_points=plan.points[a:b + 1], max_tool_speed=limits.max_cartesian_speed_mps)
+            for a, b in zip(ends[:-1], ends[1:]) if b > a]
+        return trajectory.concatenate(parts)
 
 
 def _slerp(out: np.ndarray, a: np.ndarray, b: np.ndarray, s: float) -> None:

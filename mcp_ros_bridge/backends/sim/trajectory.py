@@ -26,6 +26,13 @@ class Trajectory:
     dt: float
     duration: float
 
+    @property
+    def qdd(self) -> np.ndarray:
+        """Return the (N, n) accelerations (finite differences of ``qd``)."""
+        if len(self.qd) < 2:
+            return np.zeros_like(self.qd)
+        return np.gradient(self.qd, self.dt, axis=0)
+
     def index(self, t: float) -> int:
         """Return the sample index for time ``t`` (clamped to the end)."""
         return min(len(self.q) - 1, max(0, round(t / self.dt)))
@@ -93,3 +100,12 @@ def time_parameterise(waypoints: np.ndarray, vmax: np.ndarray, amax: np.ndarray,
     qd = slope[seg] * sd[:, None]
     q[-1], qd[-1] = w[-1], 0.0
     return Trajectory(q, qd, dt, duration)
+
+
+def concatenate(parts: list[Trajectory]) -> Trajectory:
+    """Join rest-to-rest trajectories end to start (each starts where the last ended)."""
+    parts = [p for p in parts if len(p.q)]
+    q = np.concatenate([parts[0].q] + [p.q[1:] for p in parts[1:]])
+    qd = np.concatenate([parts[0].qd] + [p.qd[1:] for p in parts[1:]])
+    dt = parts[0].dt
+    return Trajectory(q, qd, dt, (len(q) - 1) * dt)

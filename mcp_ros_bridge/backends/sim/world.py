@@ -91,6 +91,7 @@ class World:
         self.data.qpos[self.finger_qpos] = 0.04
         self.data.ctrl[self.finger_act] = 0.04
         mujoco.mj_forward(m, self.data)
+        self._sensor = self.data.sensordata[:6]
 
     def _draw_noise(self) -> np.ndarray:
         return self._rng.standard_normal((FT_CAPACITY, 6)) * self._noise_sd
@@ -140,19 +141,21 @@ class World:
 
     # -- stepping ------------------------------------------------------------------------
     def _step(self) -> None:
-        for task in self.tasks.values():
-            task.pre(self)
-        mujoco.mj_step(self.model, self.data)
+        tasks = self.tasks
+        if tasks:
+            for task in tasks.values():
+                task.pre(self)
+        d = self.data
+        mujoco.mj_step(self.model, d)
         self.steps += 1
         i = self.ft_count % FT_CAPACITY
         if i == 0 and self.ft_count:
             self._noise = self._draw_noise()
-        # the load the hand exerts on the flange, in the sensor frame
-        np.negative(self.data.sensordata[:6], out=self._ft[i])
-        self._ft[i] += self._noise[i]
-        self._ft_t[i] = self.data.time
+        # the load the hand exerts on the flange (minus the support force), sensor frame
+        np.subtract(self._noise[i], self._sensor, out=self._ft[i])
+        self._ft_t[i] = d.time
         self.ft_count += 1
-        if self.tasks:
+        if tasks:
             for key, task in list(self.tasks.items()):
                 try:
                     result = task.post(self)
