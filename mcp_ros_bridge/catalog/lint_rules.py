@@ -37,6 +37,7 @@ _WHEN_EN = re.compile(r'\buse (it|this)\b|\bwhen to use\b|\buse (it )?(when|befo
                       re.IGNORECASE)
 _WHEN_ZH = ('用于', '使用')
 _NUMERIC = ('number', 'integer')
+_CJK = re.compile(r'[\u4e00-\u9fff]')
 
 
 @dataclass(frozen=True)
@@ -189,9 +190,10 @@ def walk(schema: Any, path: tuple[Any, ...] = ('input',), role: str = 'root', ou
 
 
 def description_texts(desc: Any) -> list[tuple[str, str]]:
-    """Return ``(lang, text)`` pairs of a tool description (a string is English)."""
+    """Return ``(lang, text)`` pairs of a tool description (a string is en or zh by script)."""
     if isinstance(desc, str):
-        return [('en', desc)]
+        cjk = len(_CJK.findall(desc))
+        return [('zh' if cjk > len(desc.split()) else 'en', desc)]
     if isinstance(desc, dict):
         return [(lang, t) for lang, t in desc.items() if isinstance(t, str)]
     return []
@@ -317,9 +319,14 @@ def check_parameters(report: Report, i: int, name: str, schema: dict[str, Any]) 
     """Check parameters: described, numbers with unit and bounds, strings closed."""
     base = ('tools', i)
     for node in walk(schema):
+        s, rel = node.schema, node.path
+        for prop, sub in (s.get('properties') or {}).items():
+            if not isinstance(sub, dict):
+                report.add('param-description', name, base, rel + ('properties', prop),
+                           f'parameter {prop!r} is the bare schema {sub!r}',
+                           'give it a type, a description and bounds or an enum')
         if node.role not in ('property', 'item'):
             continue
-        s, rel = node.schema, node.path
         own = s.get('description')
         described = isinstance(own, str) and bool(own.strip())
         if node.role == 'property' and not described:

@@ -54,7 +54,8 @@ def _tool_entry(raw: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     annotations = dict(kind.annotations) if kind else {}
     annotations.update({'title': raw.get('title')} | dict(raw.get('annotations') or {}))
     return {'name': raw.get('name'), 'title': raw.get('title'),
-            'description': pick_text(raw.get('description') or '', 'en'),
+            'description': pick_text(dict(rules.description_texts(raw.get('description')))
+                                     .get('en', ''), 'en'),
             'inputSchema': schema, 'outputSchema': kind.output_schema if kind else {},
             'annotations': annotations}
 

@@ -122,6 +122,14 @@ def m_param_description(doc):
     del props(doc, 'move_arm_to_pose')['position']['properties']['x']['description']
 
 
+def m_param_bare_schema(doc):
+    doc['tools'].append(_ros_tool('declared_service', {'anything': True}))
+
+
+def m_description_short_zh_string(doc):
+    tool(doc, 'stop_arm')['description'] = '用于取消正在执行的机械臂运动。'
+
+
 def m_numeric_unit(doc):
     props(doc, GRASP)['force_n']['description'] = 'Grip force to regulate.'
 
@@ -225,6 +233,9 @@ CASES = [
     ('description-length', 'warning', 'stop_arm', 'description.zh', m_description_long_zh),
     ('param-description', 'error', 'move_arm_to_pose',
      'input.properties.position.properties.x', m_param_description),
+    ('param-description', 'error', 'declared_service', 'input.properties.anything',
+     m_param_bare_schema),
+    ('description-length', 'warning', 'stop_arm', 'description', m_description_short_zh_string),
     ('numeric-unit', 'warning', GRASP, 'input.properties.force_n', m_numeric_unit),
     ('numeric-unit', 'warning', 'move_arm_joints', 'input.properties.positions.prefixItems[0]',
      m_numeric_unit_item),
@@ -262,6 +273,8 @@ def test_rule_fires_on_bad_example(tmp_path, rule, severity, tool_name, path, mu
     hits = [f for f in findings if f.rule == rule]
     assert [(f.severity, f.tool, f.path) for f in hits] == [(severity, tool_name, path)], \
         format_findings(findings)
+    if mutate is m_description_short_zh_string:
+        assert 'zh description has 15 characters' in hits[0].message
     hit = hits[0]
     assert hit.file == os.path.join(config, 'tools.yaml')
     assert hit.fix and hit.message
