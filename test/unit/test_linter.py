@@ -392,3 +392,13 @@ def test_velocity_minimum_above_zero_is_accepted(tmp_path):
     del p['exclusiveMinimum']
     p['minimum'] = 0.05
     assert [f.rule for f in lint_config(write_config(tmp_path, doc))] == ['token-estimate']
+
+
+def test_non_numeric_scale_is_a_finding_not_a_crash(tmp_path):
+    doc = shipped_tools()
+    props(doc, 'release_object')['width_m']['maximum'] = {
+        '$robot': 'gripper.max_width_m', 'scale': '1000'}
+    config = write_config(tmp_path, doc)
+    errors = [f for f in lint_config(config) if f.severity == 'error']
+    assert [(f.rule, f.tool) for f in errors] == [('robot-ref', 'release_object')]
+    assert main([config]) == 1
