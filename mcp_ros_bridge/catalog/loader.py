@@ -95,6 +95,9 @@ def resolve_refs(node: Any, robot: Mapping[str, Any], doc: LoadedYaml,
                 else:
                     raise doc.error(path, f'robot.yaml has no value at {ref!r}')
             if 'scale' in node:
+                scale = node['scale']
+                if not isinstance(scale, (int, float)) or isinstance(scale, bool):
+                    raise doc.error(path + ('scale',), 'scale must be a number')
                 if not isinstance(cur, (int, float)) or isinstance(cur, bool):
                     raise doc.error(path, f'{ref!r} is not a number, so it cannot be scaled')
                 cur = cur * node['scale']
