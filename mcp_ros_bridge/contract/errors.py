@@ -7,6 +7,7 @@ returns, so a model can repair its call in one step.
 
 from __future__ import annotations
 
+from dataclasses import replace
 import json
 import re
 from typing import Any
@@ -64,29 +65,74 @@ def allowed(schema: dict[str, Any]) -> str:
                       ('maxLength', 'at most {} characters'), ('pattern', 'matching {}')):
         if key in schema:
             parts.append(word.format(schema[key]))
+    items = schema.get('items')
+    if isinstance(items, dict) and 'enum' in items:
+        parts.append('each ' + allowed(items))
+    if schema.get('uniqueItems'):
+        parts.append('with no repeated items')
     if schema.get('type') == 'object' and 'properties' in schema:
         parts.append('with keys ' + ', '.join(schema['properties']))
     return ' '.join(parts) or 'a value matching the schema'
 
 
-def _what_was_wrong(p: Problem) -> str:
+def subschema(schema: dict[str, Any], path: tuple[Any, ...]) -> dict[str, Any] | None:
+    """Return the (sub)schema that governs ``path`` inside ``schema``, or None."""
+    cur: Any = schema
+    for part in path:
+        if isinstance(part, str):
+            cur = cur.get('properties', {}).get(part)
+        else:
+            prefix = cur.get('prefixItems')
+            cur = prefix[part] if isinstance(prefix, list) and part < len(prefix) \
+                else cur.get('items')
+        if not isinstance(cur, dict):
+            return None
+    return cur
+
+
+def _governing(path: tuple[Any, ...], schema: dict[str, Any]
+               ) -> tuple[tuple[Any, ...], dict[str, Any] | None]:
+    # The longest prefix of ``path`` the tool schema describes (for checks made before it).
+    for n in range(len(path), -1, -1):
+        sub = subschema(schema, path[:n])
+        if sub is not None:
+            return path[:n], sub
+    return (), None
+
+
+def _what_was_wrong(p: Problem, tool_schema: dict[str, Any]) -> str:
     v = p.validator
     name = field_name(p.path)
+    if not p.schema:
+        # Found by the pre-scan (non-finite, too deep, too long): say what is allowed there.
+        where, sub = _governing(p.path, tool_schema)
+        if sub is not None and v == 'maxLength' and where == p.path:
+            p = replace(p, schema=sub)
+        elif sub is not None:
+            return f'{name}: {p.message}. {field_name(where)} must be {allowed(sub)}.'
     if v == 'type':
         got = _json_type(p.instance)
         hint = ''
+        if p.instance is None and p.schema.get('type') in ('number', 'integer'):
+            hint = ' NaN and infinities arrive as null in JSON; send a finite number.'
         m = _NUMBER_WITH_UNIT.match(p.instance) if isinstance(p.instance, str) else None
         if m and p.schema.get('type') in ('number', 'integer'):
             hint = (f' Send the bare JSON number {m.group(1)} (no quotes, no unit); the unit is '
                     f"{unit_of(p.schema) or 'fixed by the tool'}.")
         elif isinstance(p.instance, bool) and p.schema.get('type') in ('number', 'integer'):
             hint = ' Booleans are not numbers here.'
-        return f'{name} must be {allowed(p.schema)}, got {got} {json.dumps(p.instance)}.{hint}'
+        shown = '' if p.instance is None else ' ' + json.dumps(p.instance)[:80]
+        return f'{name} must be {allowed(p.schema)}, got {got}{shown}.{hint}'
     if v == 'additionalProperties':
         known = ', '.join(p.schema.get('properties', {})) or 'none'
         return f'{name}: {p.message}. Allowed keys: {known}.'
     if v == 'required':
-        return f'{name}: {p.message}.'
+        props = p.schema.get('properties', {})
+        missing = [r for r in p.schema.get('required', [])
+                   if isinstance(p.instance, dict) and r not in p.instance and r in props]
+        need = ''.join(f' {field_name(p.path + (r,))} must be {allowed(props[r])}.'
+                       for r in missing)
+        return f'{name}: {p.message}.{need}'
     if v in ('finite', 'depth'):
         return f'{name}: {p.message}.'
     if v in ('minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'enum', 'const',
@@ -136,7 +182,7 @@ def validation_error_text(tool: str, problems: list[Problem], schema: dict[str, 
                           returns: str) -> str:
     """Compose the isError text for invalid arguments."""
     lines = [f'Invalid arguments for {tool}; nothing was executed.']
-    lines += [f'- {_what_was_wrong(p)}' for p in problems[:5]]
+    lines += [f'- {_what_was_wrong(p, schema)}' for p in problems[:5]]
     example = example_args(schema)
     props = schema.get('properties', {})
     for p in problems:

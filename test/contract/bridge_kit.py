@@ -68,4 +68,5 @@ def copy_config(dst: str, edit: dict[str, str] | None = None) -> str:
     return dst
 
 
-APPROVAL_EDIT = {'    kind: move_to_pose\n': '    kind: move_to_pose\n    requires_approval: true\n'}
+APPROVAL_EDIT = {
+    '    kind: move_to_pose\n': '    kind: move_to_pose\n    requires_approval: true\n'}
