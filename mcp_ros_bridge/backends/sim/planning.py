@@ -8,6 +8,7 @@ any motion; failures raise :class:`BackendError` with MoveIt-style codes.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import threading
 
@@ -177,7 +178,7 @@ class Planner:
         parts = [trajectory.time_parameterise(
             plan.q[a:b + 1], vmax, amax, dt, sigma=plan.sigma[a:b + 1] - plan.sigma[a],
             tool_points=plan.points[a:b + 1], max_tool_speed=limits.max_cartesian_speed_mps)
-            for a, b in zip(ends[:-1], ends[1:]) if b > a]
+            for a, b in itertools.pairwise(ends) if b > a]
         return trajectory.concatenate(parts)
 
 

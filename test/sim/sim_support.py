@@ -1,0 +1,49 @@
+"""Helpers shared by the sim backend tests: config, a running backend, poses."""
+
+import contextlib
+import dataclasses
+import os
+
+from mcp_ros_bridge.backends.port import MotionLimits, Pose
+from mcp_ros_bridge.catalog.robot import RobotConfig, Workspace
+import yaml
+
+CONFIG = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), 'config', 'robot.yaml')
+DOWN = (0.0, 1.0, 0.0, 0.0)  # gripper pointing down, fingers along the base y axis
+
+
+def load_config(workspace_min_z: float | None = None) -> RobotConfig:
+    """Return the shipped robot config, optionally with a lower workspace floor."""
+    with open(CONFIG, encoding='utf-8') as f:
+        cfg = RobotConfig.from_dict(yaml.safe_load(f))
+    if workspace_min_z is None:
+        return cfg
+    ws = cfg.limits.workspace
+    lo = (ws.lo[0], ws.lo[1], workspace_min_z)
+    return dataclasses.replace(cfg, limits=dataclasses.replace(
+        cfg.limits, workspace=Workspace(ws.frame, lo, ws.hi)))
+
+
+def limits(scale: float = 0.5, force: float = 40.0, cart: float | None = 0.25,
+           timeout: float = 30.0) -> MotionLimits:
+    """Return motion limits with equal velocity and acceleration scaling."""
+    return MotionLimits(scale, scale, force, cart, timeout)
+
+
+def down(x: float, y: float, z: float) -> Pose:
+    """Return a gripper-down pose in the base frame."""
+    return Pose((x, y, z), DOWN, 'panda_link0')
+
+
+@contextlib.asynccontextmanager
+async def running(cfg: RobotConfig | None = None, **kwargs):
+    """Yield a started SimBackend in fast mode; close it afterwards."""
+    from mcp_ros_bridge.backends.sim import SimBackend
+    kwargs.setdefault('speed', 0.0)
+    backend = SimBackend(cfg or load_config(), **kwargs)
+    await backend.start()
+    try:
+        yield backend
+    finally:
+        await backend.close()
