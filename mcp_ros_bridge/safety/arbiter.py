@@ -60,6 +60,8 @@ class MotionArbiter:
 
     async def wait_idle(self, timeout: float) -> bool:
         """Wait until no motion runs; return False on timeout."""
+        if self._idle.is_set():
+            return True  # wait_for(..., 0) would time out even on a set event
         try:
             await asyncio.wait_for(self._idle.wait(), timeout)
             return True
