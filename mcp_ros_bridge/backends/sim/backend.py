@@ -103,7 +103,7 @@ class SimBackend(Runner):
                            'sim')
 
     async def wrench_samples(self, count: int) -> WrenchSamples:
-        """Return the newest raw F/T samples (1 kHz sim time) in the sensor frame."""
+        """Return the newest raw F/T samples (one per 2 ms physics step) in the sensor frame."""
         age = self._fresh('wrench samples')
         rows, stamps = self.world.wrench(max(1, int(count)))
         return WrenchSamples(tuple(tuple(r) for r in rows.tolist()), tuple(stamps.tolist()),

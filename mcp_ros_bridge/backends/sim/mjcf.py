@@ -29,7 +29,7 @@ FINGER_KV = 40.0
 TCP_OFFSET = 0.1034
 OBJECTS = ('box', 'cylinder')
 CAMERAS = ('scene',)
-TIMESTEP = 0.001
+TIMESTEP = 0.002  # 500 Hz physics, servo and F/T sampling
 
 H = math.pi / 2
 # (name, origin xyz in parent, euler x of the origin, mass, com, diag inertia, capsules)

@@ -52,19 +52,22 @@ class ArmMotion(Task):
         """Remember the start time."""
         self.t0 = world.time
         self.tcp = world.model.site('panda_hand_tcp').id
+        self.s0, self.last = world.steps, len(self.traj.q) - 1
         self._acc = np.zeros(world.model.nv)
         self._tau = np.zeros(world.model.nv)
+        self._acc_arm = self._acc[world.arm_dof[0]:world.arm_dof[-1] + 1]
+        self._tau_arm = self._tau[world.arm_dof[0]:world.arm_dof[-1] + 1]
 
     def pre(self, world: World) -> None:
         """Command the next trajectory sample while running."""
         if self.phase == 'run':
-            k = self.traj.index(world.time - self.t0 + world.model.opt.timestep)
-            world.data.ctrl[world.pos_act] = self.traj.q[k]
-            world.data.ctrl[world.vel_act] = self.traj.qd[k]
+            k = min(world.steps - self.s0 + 1, self.last)
+            world.ctrl_pos[:] = self.traj.q[k]
+            world.ctrl_vel[:] = self.traj.qd[k]
             # inertial feed-forward M(q) qdd, so the servos only correct errors
-            self._acc[world.arm_dof] = self._qdd[k]
+            self._acc_arm[:] = self._qdd[k]
             mujoco.mj_mulM(world.model, world.data, self._tau, self._acc)
-            world.data.qfrc_applied[world.arm_dof] = self._tau[world.arm_dof]
+            world.qfrc_arm[:] = self._tau_arm
 
     def _begin_halt(self, world: World, status: str, message: str) -> None:
         d = world.data
@@ -107,22 +110,23 @@ class ArmMotion(Task):
                              'timeout and was stopped')
         if world.steps % 5 == 0:
             self.trace.append(d.site_xpos[self.tcp].copy())
-        qd = float(np.abs(d.qvel[world.arm_dof]).max())
         if self.phase == 'run':
             self.fraction = min(1.0, t / self.traj.duration) if self.traj.duration else 1.0
-            if t >= self.traj.duration:
+            if world.steps - self.s0 >= self.last:
                 self.phase = 'settle'
                 d.ctrl[world.pos_act] = self.traj.q[-1]
                 d.ctrl[world.vel_act] = 0.0
                 d.qfrc_applied[world.arm_dof] = 0.0
-        elif self.phase == 'settle':
+        qd = float(np.abs(world.qvel_arm).max()) if self.phase != 'run' else 0.0
+        if self.phase == 'settle':
             err = float(np.abs(d.qpos[world.arm_qpos] - self.traj.q[-1]).max())
             self.still_steps = self.still_steps + 1 if qd < STILL_RAD_S / 5 else 0
             # converged, or at rest under a load the servos cannot fully cancel (a payload)
-            if ((err < self.tol and qd < STILL_RAD_S) or (self.still_steps > 100)
+            rested = self.still_steps * world.model.opt.timestep > 0.1
+            if ((err < self.tol and qd < STILL_RAD_S) or rested
                     or t > self.traj.duration + self.settle_s):
                 return self._result(world, t)
-        else:
+        elif self.phase == 'halt':
             if self.t_still is None and qd < STILL_RAD_S:
                 self.t_still = world.time
             waited = world.time - self.t_halt

@@ -23,6 +23,9 @@ class ContactGuard:
         """Index the robot's bodies and geoms."""
         self.m = model
         self.bodies = np.array([model.body(n).id for n in ARM_LINKS + HAND_BODIES])
+        lo, hi = int(self.bodies.min()), int(self.bodies.max()) + 1
+        contiguous = hi - lo == len(self.bodies)
+        self._rows = slice(lo, hi) if contiguous else self.bodies
         self.robot = np.zeros(model.ngeom, dtype=bool)
         self.robot[np.isin(model.geom_bodyid, self.bodies)] = True
         fingers = [model.body(n).id for n in FINGERS]
@@ -31,7 +34,7 @@ class ContactGuard:
 
     def quick(self, d: mujoco.MjData) -> float:
         """Return the summed external force on the robot bodies (a cheap pre-filter)."""
-        return float(np.abs(d.cfrc_ext[self.bodies, 3:]).sum())
+        return float(np.abs(d.cfrc_ext[self._rows, 3:]).sum())
 
     def measure(self, d: mujoco.MjData, held: int) -> tuple[float, dict[str, float]]:
         """Return total unexpected normal force (N) and the force per geom pair."""

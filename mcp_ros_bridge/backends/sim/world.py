@@ -26,6 +26,14 @@ FT_CAPACITY = 8192
 _CHUNK = 10
 
 
+def _span(idx: np.ndarray) -> slice:
+    """Return ``idx`` (an arithmetic progression) as a slice, for views."""
+    step = int(idx[1] - idx[0]) if len(idx) > 1 else 1
+    if step <= 0 or not np.array_equal(idx, np.arange(idx[0], idx[-1] + 1, step)):
+        raise ValueError('actuators and joints must be laid out regularly')
+    return slice(int(idx[0]), int(idx[-1]) + 1, step)
+
+
 class Task:
     """A controller run by the stepping thread; subclasses override the hooks."""
 
@@ -73,6 +81,13 @@ class World:
         self.finger_act = np.array([m.actuator(j).id for j in mjcf.FINGER_JOINTS])
         self.finger_bodies = [m.body('panda_leftfinger').id, m.body('panda_rightfinger').id]
         self.object_bodies = {m.body(n).id for n in mjcf.OBJECTS}
+        d = self.data
+        # contiguous views for the per-step hot path
+        self.ctrl_pos = d.ctrl[_span(self.pos_act)]
+        self.ctrl_vel = d.ctrl[_span(self.vel_act)]
+        self.qpos_arm = d.qpos[_span(self.arm_qpos)]
+        self.qvel_arm = d.qvel[_span(self.arm_dof)]
+        self.qfrc_arm = d.qfrc_applied[_span(self.arm_dof)]
         self._rng = np.random.default_rng(seed)
         self._noise_sd = np.array([ft_noise_n] * 3 + [ft_noise_nm] * 3)
         self._noise = self._draw_noise()
