@@ -51,7 +51,7 @@ async def test_ft_at_rest_reads_the_hand_weight_within_2_percent():
 
 
 async def test_grasp_lifts_the_box_holds_it_2s_at_the_requested_force():
-    """Pick the box at 15 N: measured grip force within 10%, still held after 2 s."""
+    """Pick the box at 15 N (force within 10%), hold it 2 s, then place it elsewhere."""
     async with running() as b:
         box = (await b.object_pose('box', 'panda_link0')).position
         above = down(box[0], box[1], 0.15)
@@ -72,10 +72,18 @@ async def test_grasp_lifts_the_box_holds_it_2s_at_the_requested_force():
         assert abs(held[2] - lifted[2]) < 0.002
         tcp = (await b.end_effector_pose('panda_link0')).position
         assert np.linalg.norm(np.subtract(held, tcp)) < 0.01
+        # place it elsewhere: the planner carries the held box with the hand
+        target = (0.45, -0.2)
+        assert (await b.move_to_pose(PoseGoal(down(*target, 0.15), limits()))).succeeded
+        place = await b.follow_cartesian_path(CartesianGoal(
+            [down(*target, box[2] + 0.003)], limits(0.3, cart=0.1)))
+        assert place.succeeded, place.message
         released = await b.release(ReleaseGoal(width_m=0.08))
         assert released.succeeded and not released.object_held
         await b.advance(1.0)
-        assert (await b.object_pose('box', 'panda_link0')).position[2] < 0.03
+        placed = (await b.object_pose('box', 'panda_link0')).position
+        assert np.linalg.norm(np.subtract(placed[:2], target)) < 0.01
+        assert placed[2] == pytest.approx(box[2], abs=0.002)
 
 
 async def test_grasp_of_empty_air_reports_no_object():

@@ -160,6 +160,7 @@ class SimBackend(Runner):
         w, t = self.world, goal.target
         link = goal.link or self.config.end_effector
         qpos = w.snapshot()[0]
+        self.planner.held = w.held_object
         with w.lock:
             pos, quat = to_world(w.model, w.data, (t.position, t.orientation),
                                  t.frame_id or self.config.base_frame)
@@ -190,6 +191,7 @@ class SimBackend(Runner):
         self._idle_arm()
         w = self.world
         qpos = w.snapshot()[0]
+        self.planner.held = w.held_object
         q0 = qpos[w.arm_qpos]
         q1 = q0.copy()
         unknown = sorted(set(goal.positions) - set(ARM_JOINTS))
@@ -219,6 +221,7 @@ class SimBackend(Runner):
         self._idle_arm()
         w = self.world
         qpos = w.snapshot()[0]
+        self.planner.held = w.held_object
         link = goal.link or self.config.end_effector
         targets = []
         with w.lock:

@@ -65,11 +65,27 @@ class Kinematics:
         self._hand_bodies = {model.body(n).id for n in HAND_BODIES}
         self._objects = {model.body(n).id for n in mjcf.OBJECTS}
         self.body_names = names
+        self.held = -1
 
-    def set_state(self, qpos: np.ndarray) -> None:
-        """Copy a full qpos (objects, fingers) into the scratch data."""
+    def set_state(self, qpos: np.ndarray, held: int = -1) -> None:
+        """
+        Copy a full qpos (objects, fingers) into the scratch data.
+
+        ``held`` is the body id of an object in the hand: collision queries
+        then carry it with the TCP and ignore its contacts.
+        """
         self.d.qpos[:] = qpos
         self.cd.qpos[:] = qpos
+        self.held = held if held in self._objects else -1
+        if self.held >= 0:
+            mujoco.mj_kinematics(self.cm, self.cd)
+            tcp = (self.cd.site_xpos[self.tcp].copy(), _quat(self.cd.site_xmat[self.tcp]))
+            obj = (self.cd.xpos[self.held].copy(), self.cd.xquat[self.held].copy())
+            pos, quat = np.empty(3), np.empty(4)
+            mujoco.mju_negPose(pos, quat, *tcp)
+            self._grip = (np.empty(3), np.empty(4))
+            mujoco.mju_mulPose(*self._grip, pos, quat, *obj)
+            self._held_adr = self.cm.jnt_qposadr[self.cm.body_jntadr[self.held]]
 
     def fk(self, q: np.ndarray, site: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Return position and quaternion (wxyz) of ``site`` (default TCP) at ``q``."""
@@ -133,11 +149,17 @@ class Kinematics:
         Return robot contacts closer than ``clearance`` with the arm at ``q``.
 
         Hand and fingers may touch the graspable objects (that is how they are
-        grasped) unless ``ignore_hand_objects`` is False.
+        grasped) unless ``ignore_hand_objects`` is False or an object is
+        already held (then touching another one is a collision).
         """
         m, d = self.cm, self.cd
         d.qpos[self.qadr] = q
         mujoco.mj_kinematics(m, d)
+        if self.held >= 0:  # the held object moves with the hand
+            a = self._held_adr
+            tcp = (d.site_xpos[self.tcp].copy(), _quat(d.site_xmat[self.tcp]))
+            mujoco.mju_mulPose(d.qpos[a:a + 3], d.qpos[a + 3:a + 7], *tcp, *self._grip)
+            mujoco.mj_kinematics(m, d)
         mujoco.mj_collision(m, d)
         out = []
         for i in range(d.ncon):
@@ -145,16 +167,25 @@ class Kinematics:
             if c.dist >= clearance:
                 continue
             b1, b2 = m.geom_bodyid[c.geom[0]], m.geom_bodyid[c.geom[1]]
+            if self.held in (b1, b2):
+                continue
             robot = self._arm_bodies | self._hand_bodies
             if b1 not in robot and b2 not in robot:
                 continue
             other = b2 if b1 in robot else b1
             mine = b1 if b1 in robot else b2
-            if ignore_hand_objects and other in self._objects and mine in self._hand_bodies:
+            if (ignore_hand_objects and self.held < 0 and other in self._objects
+                    and mine in self._hand_bodies):
                 continue
             out.append(Collision(_geom_name(m, c.geom[0]), _geom_name(m, c.geom[1]),
                                  float(c.dist)))
         return out
+
+
+def _quat(mat: np.ndarray) -> np.ndarray:
+    quat = np.empty(4)
+    mujoco.mju_mat2Quat(quat, mat)
+    return quat
 
 
 def _geom_name(m: mujoco.MjModel, g: int) -> str:

@@ -156,7 +156,7 @@ def build_mjcf() -> str:
     <geom name="box" class="obj" type="box" size="0.025 0.025 0.025" mass="0.2"
           rgba="0.85 0.2 0.15 1"/>
   </body>
-  <body name="cylinder" pos="0.45 0.3 0.05">
+  <body name="cylinder" pos="0.3 0.35 0.05">
     <freejoint name="cylinder_joint"/>
     <geom name="cylinder" class="obj" type="cylinder" size="0.025 0.05" mass="0.15"
           rgba="0.2 0.45 0.85 1"/>

@@ -51,6 +51,7 @@ class Planner:
         self.kin = Kinematics(model, arm_qpos, arm_dof, margin_rad)
         self.rng = np.random.default_rng(seed)
         self.lock = threading.Lock()
+        self.held = -1  # body id of the object in the hand, set before planning
 
     def tcp_target(self, qpos: np.ndarray, pos: np.ndarray, quat: np.ndarray,
                    link: str) -> tuple[np.ndarray, np.ndarray]:
@@ -61,7 +62,7 @@ class Planner:
             raise BackendError('INVALID_GOAL', f'cannot plan for link {link!r}',
                                advice=f'use one of {list(RIGID_TO_TCP)}')
         k = self.kin
-        k.set_state(qpos)
+        k.set_state(qpos, self.held)
         mujoco.mj_kinematics(k.m, k.d)
         rel = compose(inverse(frame_in_world(k.m, k.d, link)),
                       frame_in_world(k.m, k.d, 'panda_hand_tcp'))
@@ -80,7 +81,7 @@ class Planner:
                 attempts: int, tol_p: float, tol_r: float) -> np.ndarray:
         """Return a collision-free IK solution or raise NO_IK_SOLUTION / GOAL_IN_COLLISION."""
         with self.lock:
-            self.kin.set_state(qpos)
+            self.kin.set_state(qpos, self.held)
             q, hits = self.kin.solve(pos, quat, q0, self.rng, max(attempts, 1) * 4,
                                      min(tol_p, 1e-4), min(tol_r, 1e-3))
         if q is not None:
@@ -104,7 +105,7 @@ class Planner:
         steps = max(2, math.ceil(np.abs(q1 - q0).max() / 0.03) + 1)
         path = np.linspace(q0, q1, steps)
         with self.lock:
-            self.kin.set_state(qpos)
+            self.kin.set_state(qpos, self.held)
             initial = {(h.geom1, h.geom2) for h in self.kin.collisions(q0)}
             hits = [h for h in self.kin.collisions(q1) if (h.geom1, h.geom2) not in initial]
             if hits:
@@ -130,7 +131,7 @@ class Planner:
         """IK each step of the straight segments; stop at the first failure."""
         with self.lock:
             k = self.kin
-            k.set_state(qpos)
+            k.set_state(qpos, self.held)
             pos, quat = k.fk(q0)
             qs, pts, sig = [q0.copy()], [pos.copy()], [0.0]
             total = 0.0
