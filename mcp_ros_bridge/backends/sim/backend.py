@@ -16,7 +16,6 @@ import numpy as np
 from .execution import Runner
 from .frames import express, frame_in_world, to_world
 from .gripper import Grasp, Release
-from .kinematics import quat_error
 from .mjcf import ARM_JOINTS, CAMERAS, FINGER_JOINTS, OBJECTS
 from .motion import ArmMotion
 from .planning import Planner
@@ -38,6 +37,7 @@ from .port_types import (
     WrenchSamples,
 )
 from .render import MAX_H, MAX_W, SceneRenderer
+from .results import grip_result, motion_result, path_deviation, ros_only
 from .watchdog import ContactGuard
 from .world import World
 
@@ -137,21 +137,9 @@ class SimBackend(Runner):
 
     def _result(self, raw: dict[str, Any], frame: str, target: Pose | None = None,
                 link: str = '') -> MotionResult:
-        pose = self._pose_of(link, frame)
         qpos = self.world.snapshot()[0]
-        res = MotionResult(raw['status'], raw['message'], pose,
-                           dict(zip(ARM_JOINTS, qpos[self.world.arm_qpos].tolist())),
-                           raw['duration_s'], raw['fraction'], peak_force_n=raw['peak_force_n'],
-                           contact=raw['contact'], details=raw['details'])
-        if target is not None:
-            res.position_error_m = float(np.linalg.norm(np.subtract(pose.position,
-                                                                    target.position)))
-            res.orientation_error_rad = float(np.linalg.norm(quat_error(
-                np.array(target.orientation) / np.linalg.norm(target.orientation),
-                np.array(pose.orientation))))
-        if not res.message:
-            res.message = f'{res.status.lower()} after {res.duration_s:.2f} s'
-        return res
+        joints = dict(zip(ARM_JOINTS, qpos[self.world.arm_qpos].tolist()))
+        return motion_result(raw, self._pose_of(link, frame), joints, target)
 
     async def move_to_pose(self, goal: PoseGoal,
                            progress: ProgressFn | None = None) -> MotionResult:
@@ -249,7 +237,7 @@ class SimBackend(Runner):
         raw = await self._execute(self._motion(traj, goal.limits, 2e-4, 'following path'),
                                   progress)
         raw['fraction'] = plan.fraction if raw['status'] == 'SUCCEEDED' else raw['fraction']
-        raw['details'].update(info, max_path_deviation_m=_deviation(raw['trace'], plan.points))
+        raw['details'].update(info, max_path_deviation_m=path_deviation(raw['trace'], plan.points))
         res = self._result(raw, frame)
         if res.succeeded:
             res.message = (f'followed {plan.fraction:.0%} of the path in {res.duration_s:.2f} s'
@@ -278,13 +266,13 @@ class SimBackend(Runner):
         raw = await self._execute(Grasp(goal.force_n, goal.speed_mps, goal.timeout_s), progress)
         if goal.width_m is not None and raw['object_held']:
             raw['expected_width_m'] = goal.width_m
-        return _grip(raw)
+        return grip_result(raw)
 
     async def release(self, goal: ReleaseGoal,
                       progress: ProgressFn | None = None) -> GripResult:
         """Open the fingers to ``goal.width_m``."""
-        return _grip(await self._execute(Release(goal.width_m, goal.speed_mps, goal.timeout_s),
-                                         progress))
+        task = Release(goal.width_m, goal.speed_mps, goal.timeout_s)
+        return grip_result(await self._execute(task, progress))
 
     async def capture_image(self, camera: str, width: int, height: int) -> Image:
         """Render the scene camera offscreen and return PNG bytes."""
@@ -307,42 +295,14 @@ class SimBackend(Runner):
 
     async def read_topic(self, binding: Mapping[str, Any]) -> dict[str, Any]:
         """ROS topics do not exist in the simulation."""
-        raise _ros_only('reading ROS topics')
+        raise ros_only('reading ROS topics')
 
     async def call_service(self, binding: Mapping[str, Any],
                            request: Mapping[str, Any]) -> dict[str, Any]:
         """ROS services do not exist in the simulation."""
-        raise _ros_only('calling ROS services')
+        raise ros_only('calling ROS services')
 
     async def send_action_goal(self, binding: Mapping[str, Any], goal: Mapping[str, Any],
                                progress: ProgressFn | None = None) -> dict[str, Any]:
         """ROS actions do not exist in the simulation."""
-        raise _ros_only('sending ROS action goals')
-
-
-def _ros_only(what: str) -> BackendError:
-    return BackendError('UNSUPPORTED', f'{what} needs the ros backend; the sim backend has no '
-                        'ROS graph', advice='run with --backend ros against a ROS 2 system')
-
-
-def _grip(raw: dict[str, Any]) -> GripResult:
-    keys = ('status', 'message', 'width_m', 'force_n', 'object_held', 'duration_s')
-    extra = {k: v for k, v in raw.items() if k not in keys}
-    return GripResult(raw['status'], raw['message'], raw['width_m'], raw['force_n'],
-                      raw['object_held'], reached_goal=bool(extra.pop('reached_goal', False)),
-                      stalled=bool(extra.pop('stalled', False)), duration_s=raw['duration_s'],
-                      details=extra)
-
-
-def _deviation(trace: np.ndarray, points: np.ndarray) -> float:
-    """Return the largest distance of traced TCP points from the planned polyline."""
-    if len(trace) == 0 or len(points) < 2:
-        return 0.0
-    a, b = points[:-1], points[1:]
-    ab = b - a
-    denom = np.maximum((ab * ab).sum(axis=1), 1e-18)
-    worst = 0.0
-    for p in trace:
-        s = np.clip(((p - a) * ab).sum(axis=1) / denom, 0.0, 1.0)
-        worst = max(worst, float(np.linalg.norm(a + s[:, None] * ab - p, axis=1).min()))
-    return worst
+        raise ros_only('sending ROS action goals')
