@@ -135,3 +135,17 @@ async def test_ros_only_calls_are_unsupported_with_an_explanation():
             with pytest.raises(BackendError) as err:
                 await call
             assert err.value.code == 'UNSUPPORTED' and 'ros' in err.value.message.lower()
+
+
+async def test_wrench_noise_is_reproducible_for_a_seed():
+    """Two simulations with the same seed give identical samples at the same sim times."""
+    runs = []
+    for _ in range(2):
+        async with running(seed=5, ft_noise_n=0.3) as b:
+            await b.advance(1.0)
+            ws = await b.wrench_samples(400)
+            runs.append(dict(zip(np.round(ws.stamps, 6), ws.samples)))
+    common = sorted(set(runs[0]) & set(runs[1]))
+    assert len(common) > 100
+    assert all(runs[0][t] == runs[1][t] for t in common)
+    assert np.std([runs[0][t][0] for t in common]) > 0.2

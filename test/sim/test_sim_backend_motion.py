@@ -3,6 +3,7 @@
 import asyncio
 import itertools
 import math
+import time
 
 from mcp_ros_bridge.backends.port import BackendError, CartesianGoal, JointGoal, Pose, PoseGoal
 import numpy as np
@@ -195,3 +196,25 @@ async def test_cancel_halts_the_motion_and_the_next_motion_works():
         _, vel = await _arm(b)
         assert np.abs(vel).max() < 0.01
         assert (await b.move_to_pose(PoseGoal(down(0.4, 0.0, 0.3), limits()))).succeeded
+
+
+async def test_motion_past_its_timeout_is_stopped_and_reported():
+    """A motion longer than its timeout halts with TIMED_OUT; the arm is still."""
+    async with running() as b:
+        goal = dict(zip(b.config.arm_joints, (1.2, -0.3, 0.0, -2.0, 0.0, 1.8, 0.8)))
+        result = await b.move_to_joints(JointGoal(goal, limits(0.05, timeout=0.5)))
+        assert result.status == 'TIMED_OUT'
+        assert 0.5 <= result.details['halt_at_s'] < 0.52
+        _, vel = await _arm(b)
+        assert np.abs(vel).max() < 0.01
+
+
+async def test_speed_factor_paces_simulation_time_against_the_wall_clock():
+    """At speed 4 a motion takes about a quarter of its simulated duration in wall time."""
+    async with running(speed=4.0) as b:
+        goal = dict(zip(b.config.arm_joints, (0.3, -0.6, 0.0, -2.2, 0.0, 1.6, 0.8)))
+        t0 = time.perf_counter()
+        result = await b.move_to_joints(JointGoal(goal, limits(0.5)))
+        wall = time.perf_counter() - t0
+        assert result.succeeded
+        assert wall >= 0.8 * result.duration_s / 4.0

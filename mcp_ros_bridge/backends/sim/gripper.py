@@ -93,13 +93,18 @@ class Grasp(_FingerTask):
         """Detect contact, regulate, and finish with a result dict."""
         d = world.data
         t = world.time - self.t0
-        if self.halt_reason:
-            d.ctrl[world.finger_act] = d.qpos[world.finger_qpos]
-            return self.result(world, 'STOPPED', self.halt_reason, 0.0, False)
-        if t > self.timeout:
-            return self.result(world, 'TIMED_OUT', f'no grasp within {self.timeout:g} s',
-                               0.0, False)
         forces, bodies = finger_contacts(world)
+        if self.halt_reason or t > self.timeout:
+            status = 'STOPPED' if self.halt_reason else 'TIMED_OUT'
+            why = self.halt_reason or f'no grasp within {self.timeout:g} s'
+            if self.phase == 'squeeze':  # keep squeezing: stopping must not drop the object
+                held = self.body in world.object_bodies
+                world.held_object = self.body if held else -1
+                return self.result(world, status, f'{why}; the fingers keep their grip',
+                                   float(forces.mean()), held)
+            d.ctrl[world.finger_act] = d.qpos[world.finger_qpos]
+            return self.result(world, status, f'{why}; the fingers hold their width', 0.0,
+                               False)
         if self.phase == 'close':
             q = d.qpos[world.finger_qpos]
             common = bodies[0] & bodies[1]
