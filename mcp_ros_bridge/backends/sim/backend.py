@@ -289,8 +289,8 @@ class SimBackend(Runner):
                                            height)
         except Exception as exc:
             raise BackendError('UNAVAILABLE', f'offscreen rendering failed: {exc}',
-                               advice='install libegl1 (MUJOCO_GL=egl) or libosmesa6 '
-                               '(MUJOCO_GL=osmesa)') from exc
+                               advice='install libegl1 libegl-mesa0 libgl1-mesa-dri (EGL) '
+                               'or libosmesa6 with MUJOCO_GL=osmesa') from exc
         return Image(data, 'image/png', width, height, camera)
 
     async def read_topic(self, binding: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,11 +1,12 @@
 """
 Offscreen rendering of the scene camera to PNG, on one dedicated thread.
 
-Headless OpenGL comes from EGL (``libegl1`` + Mesa's ``libegl-mesa0``) or
-OSMesa (``libosmesa6``). The context is created explicitly (``MUJOCO_GL`` first
-when it names one of them, then EGL, then OSMesa), so rendering works even when
-mujoco was imported before ``MUJOCO_GL`` was set. The context lives on the
-renderer's own thread.
+Headless OpenGL comes from EGL (Debian/Ubuntu packages ``libegl1``,
+``libegl-mesa0``, ``libgl1-mesa-dri``, ``libgbm1``; software rendering with
+llvmpipe when there is no GPU) or OSMesa (``libosmesa6``). The context is
+created explicitly (``MUJOCO_GL`` first when it names one of them, then EGL,
+then OSMesa), so rendering works even when mujoco was imported before
+``MUJOCO_GL`` was set. The context lives on the renderer's own thread.
 """
 
 from __future__ import annotations
