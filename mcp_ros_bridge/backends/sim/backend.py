@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
+import mujoco
 import numpy as np
 
 from .execution import Runner
@@ -64,6 +65,7 @@ class SimBackend(Runner):
                                config.limits.joint_limit_margin_rad)
         self.guard = ContactGuard(w.model)
         self.renderer: SceneRenderer | None = None
+        self._view_data = mujoco.MjData(w.model)
         self._started = False
 
     async def start(self) -> None:
@@ -110,12 +112,17 @@ class SimBackend(Runner):
                              self.config.ft_frame, age, 1.0 / self.world.model.opt.timestep,
                              'sim')
 
+    def _view(self) -> tuple[Any, Any, float]:
+        """Return model, a kinematics-only copy of the newest state, and its time."""
+        qpos, _, _, stamp = self.world.snapshot()
+        self._view_data.qpos[:] = qpos
+        mujoco.mj_kinematics(self.world.model, self._view_data)
+        return self.world.model, self._view_data, stamp
+
     def _pose_of(self, link: str, frame: str) -> Pose:
-        w = self.world
-        with w.lock:
-            world_pose = frame_in_world(w.model, w.data, link or self.config.end_effector)
-            pos, quat = express(w.model, w.data, world_pose, frame or self.config.base_frame)
-            stamp = w.time
+        m, d, stamp = self._view()
+        world_pose = frame_in_world(m, d, link or self.config.end_effector)
+        pos, quat = express(m, d, world_pose, frame or self.config.base_frame)
         return Pose(tuple(pos.tolist()), tuple(quat.tolist()), frame or self.config.base_frame,
                     stamp)
 
@@ -149,9 +156,8 @@ class SimBackend(Runner):
         link = goal.link or self.config.end_effector
         qpos = w.snapshot()[0]
         self.planner.held = w.held_object
-        with w.lock:
-            pos, quat = to_world(w.model, w.data, (t.position, t.orientation),
-                                 t.frame_id or self.config.base_frame)
+        pos, quat = to_world(*self._view()[:2], (t.position, t.orientation),
+                             t.frame_id or self.config.base_frame)
         pos, quat = self.planner.tcp_target(qpos, pos, quat, link)
         q0 = qpos[w.arm_qpos]
         q1 = await asyncio.to_thread(self.planner.ik_goal, qpos, q0, pos, quat,
@@ -211,12 +217,9 @@ class SimBackend(Runner):
         qpos = w.snapshot()[0]
         self.planner.held = w.held_object
         link = goal.link or self.config.end_effector
-        targets = []
-        with w.lock:
-            for p in goal.waypoints:
-                wp = to_world(w.model, w.data, (p.position, p.orientation),
-                              p.frame_id or self.config.base_frame)
-                targets.append(wp)
+        m, d, _ = self._view()
+        targets = [to_world(m, d, (p.position, p.orientation),
+                            p.frame_id or self.config.base_frame) for p in goal.waypoints]
         targets = [self.planner.tcp_target(qpos, p, q, link) for p, q in targets]
         if goal.max_step_m <= 0:
             raise BackendError('INVALID_GOAL', 'max_step_m must be > 0')

@@ -107,6 +107,7 @@ class World:
         self.data.ctrl[self.finger_act] = 0.04
         mujoco.mj_forward(m, self.data)
         self._sensor = self.data.sensordata[:6]
+        self._publish()
 
     def _draw_noise(self) -> np.ndarray:
         return self._rng.standard_normal((FT_CAPACITY, 6)) * self._noise_sd
@@ -121,6 +122,7 @@ class World:
         with self.lock:
             for _ in range(300):
                 self._step()
+            self._publish()
         self._running = True
         self._thread = threading.Thread(target=self._run, name='mujoco-world', daemon=True)
         self._thread.start()
@@ -176,10 +178,12 @@ class World:
                     result = task.post(self)
                 except Exception as exc:  # noqa: BLE001 - handed to the caller
                     del self.tasks[key]
+                    self._publish()
                     task.future.set_exception(exc)
                     continue
                 if result is not None:
                     del self.tasks[key]
+                    self._publish()
                     task.future.set_result(result)
 
     def _rate(self) -> float:
@@ -206,21 +210,24 @@ class World:
                         anchor_wall, anchor_sim = time.monotonic(), self.time
                 for _ in range(_CHUNK):
                     self._step()
+                self._publish()
                 self.last_step_wall = time.monotonic()
 
-    # -- reads (callers hold no lock) -----------------------------------------------------
+    # -- reads: lock-free, so the event loop never waits for the stepping thread --------
+    def _publish(self) -> None:
+        d = self.data
+        self.latest = (d.qpos.copy(), d.qvel.copy(), d.qfrc_actuator.copy(), float(d.time))
+
     def wrench(self, count: int) -> tuple[np.ndarray, np.ndarray]:
         """Return the newest ``count`` wrench rows and stamps, oldest first."""
-        with self.lock:
-            n = min(count, self.ft_count, FT_CAPACITY)
-            idx = (np.arange(self.ft_count - n, self.ft_count)) % FT_CAPACITY
-            return self._ft[idx].copy(), self._ft_t[idx].copy()
+        end = self.ft_count  # rows before ``end`` are complete; keep clear of the writer
+        n = min(count, end, FT_CAPACITY - 4 * _CHUNK)
+        idx = np.arange(end - n, end) % FT_CAPACITY
+        return self._ft[idx].copy(), self._ft_t[idx].copy()
 
     def snapshot(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-        """Return copies of qpos, qvel, qfrc_actuator and the sim time."""
-        with self.lock:
-            d = self.data
-            return d.qpos.copy(), d.qvel.copy(), d.qfrc_actuator.copy(), float(d.time)
+        """Return qpos, qvel, qfrc_actuator and sim time as of the newest publication."""
+        return self.latest
 
     def age(self) -> float:
         """Return the wall-clock seconds since the newest step."""
