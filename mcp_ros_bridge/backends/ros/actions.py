@@ -24,7 +24,7 @@ from rclpy.action import ActionClient
 
 STATUS_NAMES = {GoalStatus.STATUS_SUCCEEDED: 'SUCCEEDED', GoalStatus.STATUS_CANCELED: 'CANCELED',
                 GoalStatus.STATUS_ABORTED: 'ABORTED', GoalStatus.STATUS_UNKNOWN: 'UNKNOWN'}
-CANCEL_WAIT_S = 2.0
+CANCEL_WAIT_S = 0.5  # bounded wait for a cancel answer, so timeouts stay on time
 
 
 @dataclass
@@ -146,7 +146,8 @@ class GoalRunner:
                 raise
             if how != 'done':
                 await self._cancel(handle)
-                await _race(result, loop.time() + CANCEL_WAIT_S, None)
+                if how == 'interrupt':
+                    await _race(result, loop.time() + CANCEL_WAIT_S, None)
             wrapped = result.result() if result.done() and not result.cancelled() else None
             if how == 'timeout':
                 status = 'TIMED_OUT'

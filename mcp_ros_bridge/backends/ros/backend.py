@@ -59,7 +59,7 @@ class RosBackend:
         from mcp_ros_bridge.backends.ros.moveit import MoveItInterface
         from mcp_ros_bridge.backends.ros.runtime import qos_from_name, RosRuntime
         from mcp_ros_bridge.backends.ros.sensors import JointStateCache, WrenchBuffer
-        runtime = RosRuntime(*self._node_args)
+        runtime = RosRuntime(*self._node_args, executor=self.config.ros.get('executor', 'single'))
         node = await asyncio.to_thread(runtime.start)
         self._runtime = runtime
         topics = self.config.ros.get('topics', {})
@@ -69,13 +69,13 @@ class RosBackend:
         self._parts['wrench'] = WrenchBuffer(wrench['name'])
         from geometry_msgs.msg import WrenchStamped
         from sensor_msgs.msg import JointState
-        node.create_subscription(JointState, joints['name'], self._parts['joints'].on_message,
-                                 qos_from_name(joints.get('qos')),
-                                 callback_group=runtime.sensor_group)
-        node.create_subscription(WrenchStamped, wrench['name'],
-                                 self._parts['wrench'].on_message,
-                                 qos_from_name(wrench.get('qos')),
-                                 callback_group=runtime.sensor_group)
+        sensors = runtime.sensor_node
+        sensors.create_subscription(JointState, joints['name'],
+                                    self._parts['joints'].on_message,
+                                    qos_from_name(joints.get('qos')))
+        sensors.create_subscription(WrenchStamped, wrench['name'],
+                                    self._parts['wrench'].on_message,
+                                    qos_from_name(wrench.get('qos')))
         runner = GoalRunner(runtime)
         self._parts['runner'] = runner
         self._parts['moveit'] = MoveItInterface(self.config, runner, node,
@@ -92,6 +92,13 @@ class RosBackend:
                            timeout=3.0)
         self._parts.clear()
         await asyncio.to_thread(runtime.shutdown)
+
+    async def wait_for_sensors(self, timeout_s: float) -> list[str]:
+        """Wait until joint states and wrench have arrived once; return the silent topics."""
+        caches = [self._part('joints'), self._part('wrench')]
+        waited = await asyncio.gather(*(asyncio.to_thread(c.received.wait, timeout_s)
+                                        for c in caches))
+        return [c.topic for c, ok in zip(caches, waited) if not ok]
 
     def _guard(self, limits: MotionLimits) -> Any:
         from mcp_ros_bridge.backends.ros.guard import ForceGuard

@@ -70,9 +70,8 @@ class DeclaredBindings:
         if key not in self._topics:
             cache = _TopicCache(asyncio.get_running_loop())
             try:
-                self._runtime.node.create_subscription(
-                    cls, topic, cache.on_message, qos_from_name(binding.get('qos', 'reliable')),
-                    callback_group=self._runtime.sensor_group)
+                self._runtime.sensor_node.create_subscription(
+                    cls, topic, cache.on_message, qos_from_name(binding.get('qos', 'reliable')))
             except Exception as exc:  # rclpy raises several name errors
                 raise BackendError('INVALID_GOAL', f'cannot subscribe to {topic}: {exc}') from exc
             self._topics[key] = cache

@@ -60,6 +60,7 @@ class WrenchBuffer:
         self._rows: deque[tuple[float, float, Row]] = deque(maxlen=maxlen)
         self._lock = threading.Lock()
         self.watcher: Callable[[float], None] | None = None
+        self.received = threading.Event()
 
     def on_message(self, msg: Any) -> None:
         """Store one WrenchStamped (executor thread)."""
@@ -68,6 +69,8 @@ class WrenchBuffer:
         with self._lock:
             self._rows.append((stamp_s(msg.header), time.monotonic(), row))
         self.frame_id = msg.header.frame_id
+        if not self.received.is_set():
+            self.received.set()
         watcher = self.watcher
         if watcher is not None:
             watcher(math.sqrt(row[0] * row[0] + row[1] * row[1] + row[2] * row[2]))
@@ -102,6 +105,7 @@ class JointStateCache:
         self.topic = topic
         self._latest: dict[tuple[str, ...], tuple[Any, float]] = {}
         self._lock = threading.Lock()
+        self.received = threading.Event()
 
     def on_message(self, msg: Any) -> None:
         """Store one JointState (executor thread)."""
@@ -109,6 +113,8 @@ class JointStateCache:
         key = tuple(msg.name)
         with self._lock:
             self._latest[key] = (msg, received)
+        if not self.received.is_set():
+            self.received.set()
 
     def read(self, required: tuple[str, ...], now_s: float, max_age_s: float) -> JointStates:
         """Merge the newest messages; raise SENSOR_STALE if a required joint is old or absent."""

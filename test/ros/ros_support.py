@@ -1,0 +1,142 @@
+"""
+Helpers for the real-rclpy tests: an isolated DDS domain and a peer node.
+
+Importing this module pins discovery to localhost and picks a domain id from
+the process id (unless ``ROS_DOMAIN_ID`` is already set), before any context
+is initialised. :class:`Peer` is the test's side of the graph (publishers,
+action and service servers) in its own private context and executor thread.
+"""
+
+import os
+import threading
+
+os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
+os.environ.setdefault('ROS_DOMAIN_ID', str(10 + os.getpid() % 150))
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def robot_config(max_age_s=0.2, **ros_overrides):
+    """Return the shipped robot config with a short max age and unique topic names."""
+    import yaml
+    from mcp_ros_bridge.catalog.robot import RobotConfig
+    with open(os.path.join(REPO, 'config', 'robot.yaml'), encoding='utf-8') as f:
+        raw = yaml.safe_load(f)
+    tag = f'{os.getpid()}_{next(_COUNTER)}'
+    raw['limits']['sensor_max_age_s'] = max_age_s
+    raw['ros']['topics']['joint_states']['name'] = f'/t{tag}/joint_states'
+    raw['ros']['topics']['wrench']['name'] = f'/t{tag}/wrench'
+    raw['ros'].update(ros_overrides)
+    return RobotConfig.from_dict(raw)
+
+
+def _counter():
+    n = 0
+    while True:
+        n += 1
+        yield n
+
+
+_COUNTER = _counter()
+
+
+class Peer:
+    """A node in its own context, spun on a background thread (the test's side)."""
+
+    def __init__(self, name='peer'):
+        """Start the context, node and executor."""
+        import rclpy
+        from rclpy.context import Context
+        from rclpy.executors import MultiThreadedExecutor
+        from rclpy.signals import SignalHandlerOptions
+        self.context = Context()
+        rclpy.init(context=self.context, signal_handler_options=SignalHandlerOptions.NO)
+        self.node = rclpy.create_node(name, context=self.context)
+        self.executor = MultiThreadedExecutor(num_threads=4, context=self.context)
+        self.executor.add_node(self.node)
+        self.before_close = []
+        self.thread = threading.Thread(target=self._spin, daemon=True)
+        self.thread.start()
+
+    def _spin(self):
+        from rclpy.executors import ExternalShutdownException
+        try:
+            self.executor.spin()
+        except ExternalShutdownException:
+            pass
+
+    def close(self):
+        """Stop helpers, then the executor and its thread, the node, the context."""
+        for stop in self.before_close:
+            stop()
+        self.executor.remove_node(self.node)
+        self.executor.shutdown(timeout_sec=2.0)
+        self.thread.join(timeout=5.0)
+        pool = getattr(self.executor, '_executor', None)  # in-flight callbacks (rclpy 7)
+        if pool is not None:
+            pool.shutdown(wait=True)
+        self.node.destroy_node()
+        self.context.try_shutdown()
+
+
+class SensorPublisher:
+    """
+    Publishes WrenchStamped (1 kHz) and JointState (500 Hz) from a paced thread.
+
+    A dedicated thread keeps the rates that executor timers in Python cannot;
+    it paces itself on an event that is only set to stop it.
+    """
+
+    def __init__(self, peer, config, wrench_hz=1000.0, joints_hz=500.0, force=(0.0, 0.0, 5.0),
+                 stamp_offset_s=0.0):
+        """Create the publishers on ``peer`` and start publishing."""
+        from geometry_msgs.msg import WrenchStamped
+        from rclpy.qos import qos_profile_sensor_data
+        from sensor_msgs.msg import JointState
+        node = peer.node
+        self.force = force
+        self.offset_ns = int(stamp_offset_s * 1e9)
+        topics = config.ros['topics']
+        self.wrench_pub = node.create_publisher(WrenchStamped, topics['wrench']['name'],
+                                                qos_profile_sensor_data)
+        self.joint_pub = node.create_publisher(JointState, topics['joint_states']['name'],
+                                               qos_profile_sensor_data)
+        self.wrench_msg, self.joint_msg = WrenchStamped(), JointState()
+        self.wrench_msg.header.frame_id = config.ft_frame
+        self.joint_msg.name = list(config.arm_joints) + list(config.gripper_joints)
+        self.joint_msg.position = list(config.home) + [0.02, 0.02]
+        self.published = {'wrench': 0, 'joints': 0}
+        self._clock = node.get_clock()
+        self._period = 1.0 / wrench_hz
+        self._joint_every = max(1, round(wrench_hz / joints_hz))
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        peer.before_close.append(self.stop)
+
+    def _stamp(self, header):
+        now = self._clock.now().nanoseconds - self.offset_ns
+        header.stamp.sec, header.stamp.nanosec = divmod(now, 1_000_000_000)
+
+    def _run(self):
+        import time
+        next_t = time.monotonic()
+        tick = 0
+        while not self._stopped.is_set():
+            self._stamp(self.wrench_msg.header)
+            f = self.wrench_msg.wrench.force
+            f.x, f.y, f.z = self.force
+            self.wrench_pub.publish(self.wrench_msg)
+            self.published['wrench'] += 1
+            if tick % self._joint_every == 0:
+                self._stamp(self.joint_msg.header)
+                self.joint_pub.publish(self.joint_msg)
+                self.published['joints'] += 1
+            tick += 1
+            next_t += self._period
+            self._stopped.wait(max(0.0, next_t - time.monotonic()))
+
+    def stop(self):
+        """Stop publishing (the topics go silent) and join the thread."""
+        self._stopped.set()
+        self._thread.join(timeout=2.0)
