@@ -218,3 +218,19 @@ async def test_speed_factor_paces_simulation_time_against_the_wall_clock():
         wall = time.perf_counter() - t0
         assert result.succeeded
         assert wall >= 0.8 * result.duration_s / 4.0
+
+
+async def test_joint_moves_detour_when_the_straight_joint_line_hits_the_table():
+    """Between home and a low, twisted configuration the joint line dips into the table."""
+    low = np.array([0.957, 1.74, -1.499, -2.136, 1.754, 1.539, -0.397])
+    async with running() as b:
+        home = np.array(b.config.home)
+        b.planner.kin.set_state(b.world.snapshot()[0])
+        assert not b.planner.kin.collisions(low)
+        assert b.planner._sweep(home, low, set())[1], 'the straight line should collide'
+        for goal in (low, home):
+            result = await b.move_to_joints(JointGoal(dict(zip(b.config.arm_joints, goal)),
+                                                      limits()))
+            assert result.succeeded, result.message
+            assert result.peak_force_n is None
+            assert np.abs((await _arm(b))[0] - goal).max() < 0.005

@@ -62,7 +62,7 @@ class SimBackend(Runner):
                            ft_noise_nm=ft_noise_nm, home=config.home)
         w = self.world
         self.planner = Planner(w.model, w.arm_qpos, w.arm_dof, seed,
-                               config.limits.joint_limit_margin_rad)
+                               config.limits.joint_limit_margin_rad, config.home)
         self.guard = ContactGuard(w.model)
         self.renderer: SceneRenderer | None = None
         self._view_data = mujoco.MjData(w.model)

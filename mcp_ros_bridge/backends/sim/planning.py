@@ -46,8 +46,9 @@ class Planner:
     """IK and trajectory construction for one backend (thread-safe)."""
 
     def __init__(self, model: mujoco.MjModel, arm_qpos: np.ndarray, arm_dof: np.ndarray,
-                 seed: int, margin_rad: float) -> None:
+                 seed: int, margin_rad: float, home: tuple[float, ...]) -> None:
         """Create scratch kinematics and a seeded random generator for restarts."""
+        self.home = np.array(home, dtype=float)
         self.kin = Kinematics(model, arm_qpos, arm_dof, margin_rad)
         self.rng = np.random.default_rng(seed)
         self.lock = threading.Lock()
@@ -98,12 +99,50 @@ class Planner:
                            advice='keep targets within ~0.85 m of the base and check the '
                            'orientation (e.g. gripper pointing down: w,x,y,z = 0,1,0,0)')
 
+    def _sweep(self, q0: np.ndarray, q1: np.ndarray,
+               initial: set[tuple[str, str]]) -> tuple[np.ndarray, list[Collision]]:
+        """Return the sampled joint line q0 → q1 and its first new collisions."""
+        path = np.linspace(q0, q1, max(2, math.ceil(np.abs(q1 - q0).max() / 0.03) + 1))
+        for q in path:
+            hits = [h for h in self.kin.collisions(q) if (h.geom1, h.geom2) not in initial]
+            if hits:
+                return path, hits
+        return path, []
+
+    def _lifted(self, q: np.ndarray, dz: float = 0.15) -> np.ndarray | None:
+        """Return a configuration with the TCP ``dz`` higher, same orientation."""
+        pos, quat = self.kin.fk(q)
+        up, ep, er = self.kin.ik(pos + (0.0, 0.0, dz), quat, q)
+        return up if ep < 1e-4 and er < 1e-3 else None
+
+    def _detours(self, q0: np.ndarray, q1: np.ndarray) -> list[list[np.ndarray]]:
+        """Return candidate via-point lists: home, lift-move-lower, lift-home-lower."""
+        up0, up1 = self._lifted(q0), self._lifted(q1)
+        out = [[self.home], [np.r_[q1[0], self.home[1:]]]]
+        if up0 is not None and up1 is not None:
+            out += [[up0, up1], [up0, self.home, up1]]
+        return out
+
+    def _legs(self, qs: list[np.ndarray],
+              initial: set[tuple[str, str]]) -> list[np.ndarray] | None:
+        """Return the swept legs through ``qs``, or None when one collides."""
+        legs = []
+        for a, b in itertools.pairwise(qs):
+            path, hits = self._sweep(a, b, initial)
+            if hits:
+                return None
+            legs.append(path)
+        return legs
+
     def joint_trajectory(self, qpos: np.ndarray, q0: np.ndarray, q1: np.ndarray,
                          limits: MotionLimits, dt: float) -> trajectory.Trajectory:
-        """Time-parameterise the joint-space line q0 → q1 after a collision sweep."""
+        """
+        Time-parameterise a collision-free joint path q0 → q1.
+
+        The straight joint line is tried first, then detours (through home,
+        or lifting 15 cm, moving, and lowering), resting at each via point.
+        """
         vmax, amax = self._scaled(limits)
-        steps = max(2, math.ceil(np.abs(q1 - q0).max() / 0.03) + 1)
-        path = np.linspace(q0, q1, steps)
         with self.lock:
             self.kin.set_state(qpos, self.held)
             initial = {(h.geom1, h.geom2) for h in self.kin.collisions(q0)}
@@ -112,18 +151,22 @@ class Planner:
                 raise BackendError('GOAL_IN_COLLISION', 'the goal configuration collides: '
                                    + ', '.join(_describe(hits)),
                                    details={'contacts': _describe(hits)})
-            points = []
-            for q in path:
-                hits = [h for h in self.kin.collisions(q) if (h.geom1, h.geom2) not in initial]
-                if hits:
+            path, first = self._sweep(q0, q1, initial)
+            legs = [path]
+            if first:
+                for vias in self._detours(q0, q1):
+                    legs = self._legs([q0, *vias, q1], initial)
+                    if legs:
+                        break
+                else:
                     raise BackendError('PLANNING_FAILED', 'the joint-space path to the goal '
-                                       'collides: ' + ', '.join(_describe(hits)),
+                                       'collides: ' + ', '.join(_describe(first)),
                                        advice='go through an intermediate pose higher above '
-                                       'the table', details={'contacts': _describe(hits)})
-                points.append(self.kin.fk(q)[0])
-        return trajectory.time_parameterise(
-            path, vmax, amax, dt, tool_points=np.array(points),
-            max_tool_speed=limits.max_cartesian_speed_mps)
+                                       'the table', details={'contacts': _describe(first)})
+            points = [np.array([self.kin.fk(q)[0] for q in leg]) for leg in legs]
+        return trajectory.concatenate([trajectory.time_parameterise(
+            leg, vmax, amax, dt, tool_points=pts, max_tool_speed=limits.max_cartesian_speed_mps)
+            for leg, pts in zip(legs, points)])
 
     def cartesian(self, qpos: np.ndarray, q0: np.ndarray,
                   targets: list[tuple[np.ndarray, np.ndarray]], max_step: float,
