@@ -64,7 +64,10 @@ class Runner:
                 getter.cancel()
                 while progress is not None and not queue.empty():
                     await progress(*queue.get_nowait())
-                return fut.result()
+                try:
+                    return fut.result()
+                except RuntimeError as exc:  # the world closed under the call
+                    raise BackendError('UNAVAILABLE', str(exc)) from exc
         except asyncio.CancelledError:
             task.halt('cancelled by the client')
             await asyncio.wait({fut})
