@@ -72,7 +72,7 @@ class GoalRunner:
         """Bind to a started runtime."""
         self._runtime = runtime
         self._clients: dict[tuple[str, Any], ActionClient] = {}
-        self._active: set[Any] = set()
+        self._active: dict[int, Any] = {}  # goal handles are not hashable
         self._stops = 0
         self.server_timeout_s = server_timeout_s
 
@@ -134,7 +134,7 @@ class GoalRunner:
                       interrupt: asyncio.Event | None, stops_before: int, counter: list[int],
                       start: float) -> ActionOutcome:
         loop = asyncio.get_running_loop()
-        self._active.add(handle)
+        self._active[id(handle)] = handle
         try:
             result = bridge_future(handle.get_result_async(), loop)
             if self._stops != stops_before:
@@ -156,7 +156,7 @@ class GoalRunner:
             return ActionOutcome(status, wrapped.result if wrapped else None, counter[0],
                                  loop.time() - start, interrupted=how == 'interrupt')
         finally:
-            self._active.discard(handle)
+            self._active.pop(id(handle), None)
 
     async def _cancel(self, handle: Any) -> None:
         loop = asyncio.get_running_loop()
@@ -174,7 +174,7 @@ class GoalRunner:
     async def cancel_all(self) -> int:
         """Cancel every active goal (and any goal still being sent); return how many."""
         self._stops += 1
-        handles = list(self._active)
+        handles = list(self._active.values())
         if handles:
             await asyncio.gather(*(self._cancel(h) for h in handles))
         return len(handles)
