@@ -1,12 +1,7 @@
 """Shared pytest fixtures: the anyio backend and the shipped config directory."""
 
-import os
-
+from paths import CONFIG_DIR
 import pytest
-
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CONFIG_DIR = os.path.join(REPO, 'config')
-SHARED_INTERFACES = os.path.join(os.path.dirname(REPO), 'shared', 'ros_interfaces')
 
 
 @pytest.fixture

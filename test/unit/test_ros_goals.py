@@ -12,7 +12,7 @@ import math
 import os
 import re
 
-from conftest import CONFIG_DIR, SHARED_INTERFACES
+from paths import CONFIG_DIR, SHARED_INTERFACES
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionLimits,
                                           Pose, PoseGoal)
 from mcp_ros_bridge.backends.ros import cartesian, goals, gripper_goals
