@@ -1,6 +1,8 @@
 """
-Declared action bindings on real rclpy: feedback, result, reject, abort,
-timeout, a server that never answers, task cancellation and stop().
+Declared action bindings on real rclpy.
+
+Covered: feedback, result, reject, abort, timeout, a server that never
+answers, task cancellation and stop().
 
 The servers are raw test_msgs Fibonacci action servers on a peer node
 (:mod:`fake_servers`); everything is driven through ``RosBackend``.
@@ -9,16 +11,15 @@ The servers are raw test_msgs Fibonacci action servers on a peer node
 import asyncio
 import os
 
+from mcp_ros_bridge.backends.port import BackendError
+from mcp_ros_bridge.backends.ros import RosBackend
 import pytest
 import ros_support
 
 pytestmark = [pytest.mark.ros, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
 pytest.importorskip('test_msgs', reason='test_msgs does not import: install ros-jazzy-test-msgs')
-
-import fake_servers  # noqa: E402
-from mcp_ros_bridge.backends.port import BackendError  # noqa: E402
-from mcp_ros_bridge.backends.ros import RosBackend  # noqa: E402
+fake_servers = pytest.importorskip('fake_servers')
 
 TYPE = 'test_msgs/action/Fibonacci'
 _N = iter(range(1_000_000))

@@ -8,14 +8,13 @@ topic and the age) once the publisher stops or when stamps are old.
 
 import asyncio
 
+from mcp_ros_bridge.backends.port import BackendError
+from mcp_ros_bridge.backends.ros import RosBackend
 import pytest
 import ros_support
 
 pytestmark = [pytest.mark.ros, pytest.mark.anyio]
-rclpy = pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
-
-from mcp_ros_bridge.backends.port import BackendError  # noqa: E402
-from mcp_ros_bridge.backends.ros import RosBackend  # noqa: E402
+pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
 
 
 @pytest.fixture
@@ -99,8 +98,9 @@ async def test_silent_topic_is_an_error_naming_the_topic():
     config = ros_support.robot_config()
     backend = await _started(config)
     try:
-        assert await backend.wait_for_sensors(0.2) == [config.ros['topics']['joint_states']['name'],
-                                                        config.ros['topics']['wrench']['name']]
+        topics = config.ros['topics']
+        silent = await backend.wait_for_sensors(0.2)
+        assert silent == [topics['joint_states']['name'], topics['wrench']['name']]
         with pytest.raises(BackendError, match='no message received on /t.*/wrench'):
             await backend.wrench_samples(1)
         with pytest.raises(BackendError, match='SENSOR_STALE'):

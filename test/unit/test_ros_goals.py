@@ -7,16 +7,16 @@ Every dict the pure builders produce is checked field by field against the
 of the wrong type or a fixed array of the wrong length fails the test.
 """
 
-import glob  # noqa: I001 - google import order, checked by ament_flake8
+import glob
 import math
 import os
 import re
 
-from paths import CONFIG_DIR, SHARED_INTERFACES
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionLimits,
                                           Pose, PoseGoal)
 from mcp_ros_bridge.backends.ros import cartesian, goals, gripper_goals
 from mcp_ros_bridge.catalog.robot import RobotConfig
+from paths import CONFIG_DIR, SHARED_INTERFACES
 import pytest
 import yaml
 

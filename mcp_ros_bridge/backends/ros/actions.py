@@ -7,8 +7,6 @@ goal), an interrupt event (the force guard; cancels the goal), stop (cancels
 every active goal) and task cancellation (cancels the goal, then re-raises).
 """
 
-# Imports follow the google order that ament_flake8 checks.
-# ruff: noqa: I001
 from __future__ import annotations
 
 import asyncio
@@ -74,6 +72,7 @@ class GoalRunner:
         self._clients: dict[tuple[str, Any], ActionClient] = {}
         self._active: dict[int, Any] = {}  # goal handles are not hashable
         self._stops = 0
+        self._sending = 0  # goals sent whose acceptance has not arrived yet
         self.server_timeout_s = server_timeout_s
 
     def client(self, action_cls: Any, name: str) -> ActionClient:
@@ -111,11 +110,14 @@ class GoalRunner:
         send = client.send_goal_async(
             goal, feedback_callback=lambda m: call_soon(loop, on_feedback, m))
         try:
+            self._sending += 1
             try:
                 first = await _race(bridge_future(send, loop), deadline, interrupt)
             except asyncio.CancelledError:
                 send.add_done_callback(_cancel_when_accepted)
                 raise
+            finally:
+                self._sending -= 1
             if first != 'done':
                 send.add_done_callback(_cancel_when_accepted)
                 status = 'TIMED_OUT' if first == 'timeout' else 'CANCELED'
@@ -177,7 +179,7 @@ class GoalRunner:
         handles = list(self._active.values())
         if handles:
             await asyncio.gather(*(self._cancel(h) for h in handles))
-        return len(handles)
+        return len(handles) + self._sending
 
 
 def _cancel_when_accepted(send_future: Any) -> None:

@@ -7,8 +7,6 @@ and declared bindings in :mod:`.bindings`. rclpy is imported only when the
 backend starts, so this module imports on machines without ROS.
 """
 
-# Imports follow the google order that ament_flake8 checks.
-# ruff: noqa: I001
 from __future__ import annotations
 
 import asyncio

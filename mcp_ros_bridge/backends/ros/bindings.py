@@ -7,8 +7,6 @@ reachable. Requests and goals arrive as plain dicts and results leave as
 plain JSON-able dicts.
 """
 
-# Imports follow the google order that ament_flake8 checks.
-# ruff: noqa: I001
 from __future__ import annotations
 
 import asyncio

@@ -1,7 +1,5 @@
 """The gripper through ros2_control's GripperCommand or ParallelGripperCommand action."""
 
-# Imports follow the google order that ament_flake8 checks.
-# ruff: noqa: I001
 from __future__ import annotations
 
 from typing import Any

@@ -8,8 +8,6 @@ The goals come from the pure builders in :mod:`.goals` and :mod:`.cartesian`;
 where MoveIt is absent (calls then raise ``UNSUPPORTED``).
 """
 
-# Imports follow the google order that ament_flake8 checks.
-# ruff: noqa: I001
 from __future__ import annotations
 
 import asyncio

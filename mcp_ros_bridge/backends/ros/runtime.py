@@ -8,8 +8,6 @@ asyncio with ``add_done_callback`` + ``loop.call_soon_threadsafe``; asyncio
 code never awaits an rclpy future directly and never blocks on ROS.
 """
 
-# Imports follow the google order that ament_flake8 checks.
-# ruff: noqa: I001
 from __future__ import annotations
 
 import asyncio
@@ -19,8 +17,8 @@ from typing import Any
 import rclpy
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.context import Context
-from rclpy.executors import (ExternalShutdownException, MultiThreadedExecutor,
-                              SingleThreadedExecutor)
+from rclpy.executors import ExternalShutdownException
+from rclpy.executors import MultiThreadedExecutor, SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
                        ReliabilityPolicy)

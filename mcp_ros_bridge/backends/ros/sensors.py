@@ -7,8 +7,6 @@ sample is the larger of (node clock - header stamp) and the time since it was
 received, so neither a silent publisher nor an old stamp is served as fresh.
 """
 
-# Imports follow the google order that ament_flake8 checks.
-# ruff: noqa: I001
 from __future__ import annotations
 
 from collections import deque

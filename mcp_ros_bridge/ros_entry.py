@@ -1,0 +1,103 @@
+"""
+The ``bridge`` console script: ``ros2 run mcp_ros_bridge bridge --ros-args -p transport:=stdio``.
+
+Settings are ROS parameters (declared with descriptors) so they come from
+``--ros-args -p``, a parameters YAML or the launch file. Standard output
+carries only MCP; every log goes to standard error. Ctrl-C and an external
+ROS shutdown end the process cleanly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+from typing import Any
+
+PARAMETERS: dict[str, tuple[Any, str]] = {
+    'config_dir': ('', 'directory with tools.yaml and robot.yaml; empty: the shipped config'),
+    'backend': ('ros', 'robot backend: ros (this ROS graph) or sim (embedded simulation)'),
+    'transport': ('stdio', 'MCP transport: stdio or http'),
+    'host': ('127.0.0.1', 'HTTP bind address (transport http)'),
+    'port': (8765, 'HTTP port (transport http)'),
+    'token_file': ('', 'file holding the HTTP bearer token; empty: no token'),
+    'audit_log': ('', 'path of the JSON-lines audit log; empty: no audit log'),
+    'lang': ('en', 'language of tool texts'),
+}
+NODE_NAME = 'mcp_ros_bridge'
+
+
+def split_ros_args(argv: list[str]) -> list[str]:
+    """Return the arguments after the first ``--ros-args`` (empty when absent)."""
+    return argv[argv.index('--ros-args') + 1:] if '--ros-args' in argv else []
+
+
+def read_parameters(ros_args: list[str]) -> dict[str, Any]:
+    """Declare the node's parameters in a short-lived private context; return their values."""
+    import rclpy
+    from rcl_interfaces.msg import ParameterDescriptor
+    from rclpy.context import Context
+    from rclpy.signals import SignalHandlerOptions
+    context = Context()
+    rclpy.init(args=['--ros-args', *ros_args], context=context,
+               signal_handler_options=SignalHandlerOptions.NO)
+    try:
+        node = rclpy.create_node(NODE_NAME, context=context)
+        values = {}
+        for name, (default, description) in PARAMETERS.items():
+            descriptor = ParameterDescriptor(description=description, read_only=True)
+            values[name] = node.declare_parameter(name, default, descriptor).value
+        node.destroy_node()
+        return values
+    finally:
+        context.try_shutdown()
+
+
+def load_robot_config(config_dir: str) -> Any:
+    """Return the RobotConfig of ``config_dir``/robot.yaml."""
+    import yaml
+    from mcp_ros_bridge.catalog.robot import RobotConfig
+    with open(os.path.join(config_dir, 'robot.yaml'), encoding='utf-8') as f:
+        return RobotConfig.from_dict(yaml.safe_load(f))
+
+
+async def run(values: dict[str, Any], ros_args: list[str]) -> None:
+    """Start the backend (for ``ros``) and serve MCP until the transport ends."""
+    from mcp_ros_bridge.catalog.robot import default_config_dir
+    from mcp_ros_bridge.server.app import serve, ServeOptions
+    config_dir = values['config_dir'] or default_config_dir()
+    options = ServeOptions(**{**values, 'config_dir': config_dir})
+    if values['backend'] != 'ros':
+        await serve(options)
+        return
+    from mcp_ros_bridge.backends.ros import RosBackend
+    backend = RosBackend(load_robot_config(config_dir), node_name=NODE_NAME, ros_args=ros_args)
+    await backend.start()
+    try:
+        silent = await backend.wait_for_sensors(2.0)
+        if silent:
+            logging.getLogger(NODE_NAME).warning('no data yet on %s', ', '.join(silent))
+        await serve(options, backend)
+    finally:
+        await backend.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the bridge; return the process exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    os.environ.setdefault('RCUTILS_LOGGING_USE_STDOUT', '0')  # stdout is for MCP only
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO,
+                        format='[%(levelname)s] [%(name)s]: %(message)s')
+    from rclpy.executors import ExternalShutdownException
+    ros_args = split_ros_args(argv)
+    try:
+        values = read_parameters(ros_args)
+        asyncio.run(run(values, ros_args))
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""The launch file compiles and its arguments match the node's declared parameters."""
+
+import ast
+import os
+import py_compile
+
+from mcp_ros_bridge import ros_entry
+import pytest
+import yaml
+
+pytestmark = pytest.mark.unit
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LAUNCH = os.path.join(REPO, 'launch', 'bridge.launch.py')
+PARAMS = os.path.join(REPO, 'config', 'bridge.params.yaml')
+# Launch argument -> node parameter (the rest of the arguments are not parameters).
+RENAMED = {'config': 'config_dir'}
+NOT_PARAMETERS = {'namespace'}
+
+
+def launch_tree():
+    """Return the launch file's syntax tree."""
+    with open(LAUNCH, encoding='utf-8') as f:
+        return ast.parse(f.read(), LAUNCH)
+
+
+def literal(tree, name):
+    """Return the literal value assigned to ``name`` at module level."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise AssertionError(f'{name} not found in {LAUNCH}')
+
+
+def override_keys(tree):
+    """Return the keys of the ``overrides`` dict passed to the Node."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == 'overrides' for t in node.targets):
+            return {k.value for k in node.value.keys}
+    raise AssertionError('no overrides dict in the launch file')
+
+
+def test_launch_file_compiles(tmp_path):
+    py_compile.compile(LAUNCH, cfile=str(tmp_path / 'launch.pyc'), doraise=True)
+
+
+def test_launch_arguments_match_node_parameters():
+    tree = launch_tree()
+    arguments = set(literal(tree, 'ARGUMENTS'))
+    assert {'config', 'backend', 'transport', 'host', 'port', 'namespace'} <= arguments
+    mapped = {RENAMED.get(a, a) for a in arguments - NOT_PARAMETERS}
+    assert mapped <= set(ros_entry.PARAMETERS), mapped - set(ros_entry.PARAMETERS)
+    assert override_keys(tree) == mapped
+
+
+def test_params_yaml_declares_exactly_the_node_parameters():
+    with open(PARAMS, encoding='utf-8') as f:
+        params = yaml.safe_load(f)[ros_entry.NODE_NAME]['ros__parameters']
+    assert set(params) == set(ros_entry.PARAMETERS)
+    for name, value in params.items():
+        assert type(value) is type(ros_entry.PARAMETERS[name][0]), name
+
+
+def test_ros_args_are_split_from_the_command_line():
+    argv = ['--ros-args', '-p', 'transport:=stdio', '-r', '__ns:=/arm']
+    assert ros_entry.split_ros_args(argv) == argv[1:]
+    assert ros_entry.split_ros_args(['--verbose']) == []
