@@ -24,8 +24,8 @@ INIT = {'jsonrpc': '2.0', 'id': 1, 'method': 'initialize',
 
 def test_stdio_bridge_speaks_only_mcp_on_stdout_and_exits_cleanly():
     script = 'import sys; from mcp_ros_bridge.ros_entry import main; sys.exit(main())'
-    cmd = [sys.executable, '-c', script, '--ros-args', '-p', 'transport:=stdio', '-p', 'backend:=ros',
-           '-r', '__node:=bridge_entry_test']
+    cmd = [sys.executable, '-c', script, '--ros-args', '-p', 'transport:=stdio',
+           '-p', 'backend:=ros', '-r', '__node:=bridge_entry_test']
     env = dict(os.environ, PYTHONPATH=ros_support.REPO)
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env, cwd=ros_support.REPO, text=True)
