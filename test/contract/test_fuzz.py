@@ -1,0 +1,84 @@
+"""
+Fuzz every shipped tool through the in-memory client.
+
+Seeded generator (fuzz_kit): about half valid calls, half with one hostile
+mutation. Validity is decided by an oracle of our own (jsonschema on the
+published inputSchema plus a finiteness and size check), never by the
+server. ``FUZZ_CALLS_PER_TOOL`` calls per tool in each protocol generation
+(default 1,000, so 2,000 per tool; bench runs use 10,000).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+
+import anyio
+from bridge_kit import make_bridge, MODES
+from fuzz_kit import fuzz_tool, FuzzStats, generate, MOTION_TOOLS, Oracle
+from mcp import Client
+import pytest
+
+pytestmark = [pytest.mark.contract, pytest.mark.anyio]
+
+CALLS_PER_TOOL = int(os.environ.get('FUZZ_CALLS_PER_TOOL', '1000'))
+SEED = int(os.environ.get('FUZZ_SEED', '20260728'))
+
+
+async def run_fuzz(mode: str, calls_per_tool: int, seed: int) -> tuple[FuzzStats, object, int]:
+    """Fuzz every tool on one fresh bridge; return the stats, the backend and the tool count."""
+    bridge, backend = make_bridge()
+    stats = FuzzStats()
+    async with Client(bridge.server, mode=mode) as client:
+        tools = (await client.list_tools()).tools
+        for tool in tools:
+            with anyio.fail_after(max(60.0, calls_per_tool * 0.05)):
+                await fuzz_tool(client, backend, tool, calls_per_tool, seed, stats)
+    return stats, backend, len(tools)
+
+
+@pytest.mark.parametrize('mode', MODES)
+async def test_fuzz_every_tool(mode: str) -> None:
+    """Zero exceptions; invalid calls are isError naming a field and never reach the backend."""
+    per_tool = CALLS_PER_TOOL
+    stats, backend, n_tools = await run_fuzz(mode, per_tool, SEED + MODES.index(mode))
+    assert not stats.failures, '\n\n'.join(stats.failures)
+    assert stats.calls == per_tool * n_tools
+    assert n_tools >= 11
+    # Both kinds are well represented, so the run exercised both paths.
+    assert stats.valid > stats.calls * 0.3 and stats.invalid > stats.calls * 0.3
+    # The counter on the port: exactly one motion per valid motion call, nothing else.
+    assert len(backend.motion_calls) == stats.valid_motion
+    assert sum(1 for c in backend.calls if c[0] == 'stop') == stats.valid_stop
+    print(f'{mode}: {stats.calls} calls ({stats.valid} valid, {stats.invalid} invalid, '
+          f'{stats.valid_motion} motions) in {stats.seconds:.1f} s')
+
+
+def test_fuzz_budget_covers_every_tool() -> None:
+    """At least 1,000 calls per tool in each mode (10,000 in bench runs)."""
+    assert CALLS_PER_TOOL >= 1000
+
+
+def test_generator_and_oracle_are_independent_of_the_server() -> None:
+    """The oracle flags each hostile class; the generator yields both valid and invalid calls."""
+    schema = {'type': 'object', 'additionalProperties': False, 'required': ['f'],
+              'properties': {'f': {'type': 'number', 'minimum': 5, 'maximum': 30},
+                             'k': {'type': 'string', 'maxLength': 64}}}
+    oracle = Oracle(schema)
+    assert oracle.valid({'f': 15}) and oracle.valid({'f': 5.0, 'k': 'a'})
+    deep: object = 1
+    for _ in range(40):
+        deep = [deep]
+    for bad in ({'f': math.nan}, {'f': math.inf}, {'f': 1e308}, {'f': '15'}, {'f': True},
+                {'f': None}, {}, {'f': 15, 'x': 1}, {'f': 15, 'k': 'a' * 100_000},
+                {'f': deep}, {'f': 15, 'k': ['a']}):
+        assert not oracle.valid(bad), bad
+    rng = random.Random(1)
+    calls = [generate(schema, rng, i) for i in range(400)]
+    verdicts = [oracle.valid(c.args) for c in calls]
+    assert 100 < sum(verdicts) < 300
+    assert {c.mutation.split(':')[0] for c in calls if c.mutation} >= {
+        'replace', 'extra_key', 'drop_required', 'out_of_range'}
+    assert MOTION_TOOLS == {'move_arm_to_pose', 'move_arm_joints', 'plan_trajectory',
+                            'grasp_object_force_control', 'release_object'}
