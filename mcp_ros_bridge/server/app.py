@@ -18,7 +18,7 @@ from mcp_ros_bridge.catalog.robot import default_config_dir
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.bridge import BridgeServer
 from mcp_ros_bridge.server.calls import CallSettings
-from mcp_ros_bridge.server.http_transport import build_app
+from mcp_ros_bridge.server.http_transport import build_app, check_bind
 from mcp_ros_bridge.server.reload import CatalogWatcher
 
 log = logging.getLogger('mcp_ros_bridge')
@@ -85,7 +85,8 @@ async def _serve_http(bridge: BridgeServer, options: ServeOptions) -> None:
 async def serve(options: ServeOptions, backend: RobotBackend | None = None) -> None:
     """Run the bridge until the client disconnects (stdio) or the task is cancelled."""
     if options.transport == 'http':
-        read_token(options)  # fail fast on a bad token file
+        # Fail fast on a bad token file or an unprotected public bind, before the robot starts.
+        check_bind(options.host, read_token(options))
     bridge, backend = await build(options, backend)
     async with AsyncExitStack() as stack:
         stack.push_async_callback(backend.close)

@@ -72,12 +72,17 @@ def security_settings(host: str, port: int, allowed_origins: list[str] | None = 
                                      allowed_origins=origins + list(allowed_origins or []))
 
 
-def build_app(server: Server, host: str, port: int, token: str | None,
-              allowed_origins: list[str] | None = None) -> Any:
-    """Return the ASGI app serving MCP at ``/mcp``."""
+def check_bind(host: str, token: str | None) -> None:
+    """Raise ValueError when ``host`` is not loopback and there is no token."""
     if not is_loopback(host) and not token:
         raise ValueError(f'refusing to bind {host}: a non-loopback address needs a bearer '
                          'token (--token-file or MCP_ROS_BRIDGE_TOKEN)')
+
+
+def build_app(server: Server, host: str, port: int, token: str | None,
+              allowed_origins: list[str] | None = None) -> Any:
+    """Return the ASGI app serving MCP at ``/mcp``."""
+    check_bind(host, token)
     app = server.streamable_http_app(
         streamable_http_path='/mcp', host=host, max_request_body_size=MAX_BODY_BYTES,
         transport_security=security_settings(host, port, allowed_origins))
