@@ -42,6 +42,9 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
         'gripper_interface': {'enum': ['gripper_command', 'parallel_gripper_command']},
         'ee_pose_source': {'enum': ['fk', 'tf']},
         'distro': {'enum': ['auto', 'humble', 'jazzy']},
+        'executor': {'enum': ['single', 'multi']},
+        'force_guard': {'enum': ['required', 'off']},
+        'gripper_position_scale': _POS,
     }, []),
     'gripper': _obj({'max_width_m': _POS, 'min_force_n': _POS, 'max_force_n': _POS}),
     'limits': _obj({
