@@ -1,0 +1,177 @@
+"""Hot reload: config edits reach clients of both protocol generations; broken edits do not."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+import os
+from typing import Any
+
+import anyio
+from bridge_kit import copy_config, make_bridge
+from mcp import Client
+from mcp.client.subscriptions import ToolsListChanged
+from mcp_ros_bridge.catalog.loader import Catalog
+from mcp_ros_bridge.server.reload import CatalogWatcher
+import mcp_types as types
+import pytest
+
+pytestmark = [pytest.mark.contract, pytest.mark.anyio]
+
+OLD = 'Return the current arm and finger joint positions'
+NEW = 'Report the current arm and finger joint positions now'
+BROKEN_YAML = ('    title: Get joint states\n', '    title: [Get, joint, states\n')
+BROKEN_SCHEMA = ('    title: Get joint states\n', '    title: 42\n')
+
+
+class ObservedWatcher(CatalogWatcher):
+    """A CatalogWatcher that signals after each reload it performs (no polling in tests)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Set up the reload event."""
+        super().__init__(*args, **kwargs)
+        self.reloaded = anyio.Event()
+
+    async def reload_now(self) -> bool:
+        """Reload, then signal."""
+        try:
+            return await super().reload_now()
+        finally:
+            self.reloaded.set()
+
+    async def next_reload(self) -> None:
+        """Wait for the next reload (bounded)."""
+        self.reloaded = anyio.Event()
+        with anyio.fail_after(10):
+            await self.reloaded.wait()
+
+
+def edit(config_dir: str, *pairs: str) -> None:
+    """Replace old with new for each (old, new) pair in tools.yaml, in one write."""
+    path = os.path.join(config_dir, 'tools.yaml')
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    for old, new in zip(pairs[::2], pairs[1::2]):
+        assert text.count(old) == 1
+        text = text.replace(old, new)
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(text)
+
+
+def read_lines(config_dir: str) -> list[str]:
+    """Return the lines of tools.yaml."""
+    with open(os.path.join(config_dir, 'tools.yaml'), encoding='utf-8') as f:
+        return f.read().splitlines()
+
+
+@asynccontextmanager
+async def watched(tmp_path: Any) -> AsyncIterator[tuple[Any, ObservedWatcher, str]]:
+    """Yield a bridge on a copied config with a running fast watcher."""
+    cfg = copy_config(str(tmp_path / 'cfg'))
+    bridge, _ = make_bridge(cfg)
+    watcher = ObservedWatcher(cfg, 'en', bridge.install_catalog, interval_s=0.05)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(watcher.run)
+        yield bridge, watcher, cfg
+        tg.cancel_scope.cancel()
+    bridge.close()
+
+
+def description(tools: types.ListToolsResult, name: str = 'get_joint_states') -> str:
+    """Return one tool's description."""
+    return next(t.description for t in tools.tools if t.name == name)
+
+
+async def test_legacy_client_gets_list_changed_and_sees_the_edit(tmp_path: Any) -> None:
+    """Edit a description → notifications/tools/list_changed → list_tools shows it."""
+    notes: list[Any] = []
+    changed = anyio.Event()
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            notes.append(message)
+            changed.set()
+
+    async with watched(tmp_path) as (bridge, watcher, cfg), \
+            Client(bridge.server, mode='legacy', message_handler=on_message) as client:
+        with anyio.fail_after(20):
+            assert OLD in description(await client.list_tools())
+            edit(cfg, OLD, NEW)
+            await changed.wait()
+            assert NEW in description(await client.list_tools(cache_mode='refresh'))
+            assert watcher.last_error is None
+    assert len(notes) == 1
+
+
+async def test_modern_client_listen_gets_tools_list_changed(tmp_path: Any) -> None:
+    """A 2026-07-28 client listening for tools_list_changed receives ToolsListChanged."""
+    async with watched(tmp_path) as (bridge, _watcher, cfg), \
+            Client(bridge.server, mode='2026-07-28') as client:
+        with anyio.fail_after(20):
+            assert OLD in description(await client.list_tools())
+            async with client.listen(tools_list_changed=True) as sub:
+                edit(cfg, OLD, NEW)
+                event = await sub.__anext__()
+                assert isinstance(event, ToolsListChanged)
+            assert NEW in description(await client.list_tools(cache_mode='refresh'))
+
+
+@pytest.mark.parametrize('broken,line_hint', [(BROKEN_YAML, 'YAML syntax error'),
+                                              (BROKEN_SCHEMA, "is not of type 'string'")])
+async def test_broken_edit_keeps_the_old_list(tmp_path: Any, broken: tuple[str, str],
+                                              line_hint: str) -> None:
+    """A broken edit: no notification, the old list stays, last_error names file and line."""
+    notes: list[Any] = []
+    changed = anyio.Event()
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            notes.append(message)
+            changed.set()
+
+    async with watched(tmp_path) as (bridge, watcher, cfg), \
+            Client(bridge.server, mode='legacy', message_handler=on_message) as client:
+        with anyio.fail_after(20):
+            before = (await client.list_tools()).tools
+            old_hash = bridge.catalog.content_hash
+            edit(cfg, OLD, NEW, *broken)  # a good change and a bad one in the same save
+            await watcher.next_reload()
+            assert watcher.last_error is not None
+            assert 'tools.yaml:' in watcher.last_error and line_hint in watcher.last_error
+            line = int(watcher.last_error.split('tools.yaml:')[1].split(':')[0])
+            lines = read_lines(cfg)
+            assert 'title' in lines[line - 1] or 'title' in lines[line - 2]
+            assert bridge.catalog.content_hash == old_hash
+            after = await client.list_tools(cache_mode='refresh')
+            assert after.tools == before and OLD in description(after)
+            # Fixing the file recovers; exactly one notification arrives (none for the break).
+            edit(cfg, broken[1], broken[0])
+            await changed.wait()
+            assert watcher.last_error is None
+            assert NEW in description(await client.list_tools(cache_mode='refresh'))
+    assert len(notes) == 1
+
+
+async def test_reload_now_directly(tmp_path: Any) -> None:
+    """reload_now: False when unchanged, True after an edit, False and an error when broken."""
+    cfg = copy_config(str(tmp_path / 'cfg'))
+    bridge, backend = make_bridge(cfg)
+    installed: list[Catalog] = []
+
+    async def install(catalog: Catalog) -> bool:
+        installed.append(catalog)
+        return await bridge.install_catalog(catalog)
+
+    watcher = CatalogWatcher(cfg, 'en', install)
+    with anyio.fail_after(10):
+        assert await watcher.reload_now() is False
+        edit(cfg, OLD, NEW)
+        assert await watcher.reload_now() is True
+        assert NEW in bridge.catalog.get('get_joint_states').description
+        edit(cfg, *BROKEN_SCHEMA)
+        assert await watcher.reload_now() is False
+        assert 'tools.yaml:' in watcher.last_error
+        assert len(installed) == 2
+        # The pipeline keeps serving the last good catalog.
+        assert NEW in bridge.pipeline.catalog.get('get_joint_states').description
+    assert backend.calls == []
