@@ -26,7 +26,7 @@ class RecordingBackend:
 
     @property
     def motion_calls(self) -> list[tuple[str, Any]]:
-        """Calls that would move the robot."""
+        """Return the calls that would move the robot."""
         return [c for c in self.calls if c[0] in (
             'move_to_pose', 'move_to_joints', 'follow_cartesian_path', 'grasp', 'release',
             'send_action_goal', 'call_service')]
