@@ -17,6 +17,7 @@ import sys
 import time
 from typing import Any
 
+import anyio
 from mcp import Client, StdioServerParameters
 import mcp_types as types
 
@@ -107,8 +108,7 @@ class Demo:
         img = await self.call('capture_scene_image', {'width_px': 640})
         for c in img.content:
             if isinstance(c, types.ImageContent):
-                with open(image_path, 'wb') as f:
-                    f.write(base64.b64decode(c.data))
+                await anyio.Path(image_path).write_bytes(base64.b64decode(c.data))
                 self.say(f'     saved {image_path}')
         return error
 

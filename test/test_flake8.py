@@ -10,5 +10,4 @@ ament_flake8 = pytest.importorskip('ament_flake8.main', reason='ament_flake8 is 
 @pytest.mark.lint
 def test_flake8():
     rc, errors = ament_flake8.main_with_errors(argv=[])
-    assert rc == 0, 'Found %d code style errors / warnings:\n' % len(errors) + \
-        '\n'.join(errors)
+    assert rc == 0, f'Found {len(errors)} code style errors / warnings:\n' + '\n'.join(errors)

@@ -31,8 +31,9 @@ class AuditLog:
         """Open ``path`` for appending (line buffered)."""
         self.secret_fields = secret_fields
         self._lock = threading.Lock()
-        self._file: TextIO | None = open(path, 'a', encoding='utf-8', buffering=1) \
-            if path else None
+        # Held open for the server's lifetime; closed by close().
+        self._file: TextIO | None = (
+            open(path, 'a', encoding='utf-8', buffering=1) if path else None)  # noqa: SIM115
 
     def record(self, tool: str, args: Any, outcome: str, duration_s: float,
                **extra: Any) -> None:

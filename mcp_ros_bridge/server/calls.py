@@ -182,7 +182,7 @@ class CallPipeline:
         async def progress(fraction: float, message: str) -> None:
             try:
                 await ctx.session.report_progress(max(0.0, min(1.0, fraction)), 1.0, message)
-            except Exception:  # noqa: BLE001 - progress is best effort
+            except Exception:  # progress is best effort
                 log.debug('progress notification failed', exc_info=True)
 
         call_ctx = CallContext(self.backend, self.catalog.robot, spec.binding, progress)
@@ -214,5 +214,5 @@ class CallPipeline:
     async def _stop_quietly(self) -> None:
         try:
             await self.raw_backend.stop()
-        except Exception:  # noqa: BLE001 - already on the failure path
+        except Exception:  # already on the failure path
             log.exception('stop after cancellation failed')
