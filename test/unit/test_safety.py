@@ -9,7 +9,6 @@ import time
 from typing import Any
 
 import anyio
-from conftest import CONFIG_DIR
 from doubles import RecordingBackend
 from hypothesis import given, HealthCheck, settings, strategies as st
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, GraspGoal, JointGoal,
@@ -21,6 +20,7 @@ from mcp_ros_bridge.safety.arbiter import BusyError, MotionArbiter
 from mcp_ros_bridge.safety.envelope import EnvelopedBackend, LimitError
 from mcp_ros_bridge.safety.idempotency import IdempotencyCache, KeyReuseError
 from mcp_ros_bridge.safety.ratelimit import RateLimiter, TokenBucket
+from paths import CONFIG_DIR
 import pytest
 
 pytestmark = [pytest.mark.unit]
