@@ -117,8 +117,11 @@ def _what_was_wrong(p: Problem, tool_schema: dict[str, Any]) -> str:
             hint = ' NaN and infinities arrive as null in JSON; send a finite number.'
         m = _NUMBER_WITH_UNIT.match(p.instance) if isinstance(p.instance, str) else None
         if m and p.schema.get('type') in ('number', 'integer'):
-            hint = (f' Send the bare JSON number {m.group(1)} (no quotes, no unit); the unit is '
-                    f"{unit_of(p.schema) or 'fixed by the tool'}.")
+            unit = unit_of(p.schema)
+            meaning = ('it is a plain ratio without unit' if unit == '1' else
+                       f'the unit is {unit}' if unit and unit != 'count' else
+                       'the unit is fixed by the tool')
+            hint = f' Send the bare JSON number {m.group(1)} (no quotes, no unit); {meaning}.'
         elif isinstance(p.instance, bool) and p.schema.get('type') in ('number', 'integer'):
             hint = ' Booleans are not numbers here.'
         shown = '' if p.instance is None else ' ' + json.dumps(p.instance)[:80]

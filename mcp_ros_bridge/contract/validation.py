@@ -99,6 +99,19 @@ class ArgumentValidator:
         return found
 
 
+def problem_field(p: Problem) -> str:
+    """Name the field a problem is about: the missing or unknown key itself where known."""
+    if isinstance(p.instance, dict) and p.validator in ('required', 'additionalProperties'):
+        props = p.schema.get('properties', {})
+        if p.validator == 'required':
+            keys = [k for k in p.schema.get('required', []) if k not in p.instance]
+        else:
+            keys = [k for k in p.instance if k not in props]
+        if keys:
+            return field_name(p.path + (keys[0],))
+    return field_name(p.path)
+
+
 def fill_defaults(schema: dict[str, Any], args: dict[str, Any]) -> dict[str, Any]:
     """Return a copy of valid ``args`` with schema defaults filled in, recursively."""
     out = copy.deepcopy(args)

@@ -23,7 +23,7 @@ from mcp_ros_bridge.capabilities import CallContext, Kind, KINDS
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
 from mcp_ros_bridge.contract.errors import not_an_object_text, validation_error_text
 from mcp_ros_bridge.contract.results import backend_error_result, error_result, outcome_result
-from mcp_ros_bridge.contract.validation import ArgumentValidator, field_name, fill_defaults
+from mcp_ros_bridge.contract.validation import ArgumentValidator, fill_defaults, problem_field
 from mcp_ros_bridge.safety.arbiter import BusyError, MotionArbiter
 from mcp_ros_bridge.safety.envelope import EnvelopedBackend
 from mcp_ros_bridge.safety.idempotency import IdempotencyCache, KeyReuseError
@@ -101,6 +101,8 @@ class CallPipeline:
         started = time.monotonic()
         spec = self.catalog.get(params.name)
         if spec is None:
+            self.audit.record(params.name, params.arguments, 'unknown_tool',
+                              time.monotonic() - started)
             names = ', '.join(t.name for t in self.catalog.tools)
             raise MCPError(code=types.INVALID_PARAMS,
                            message=f'Unknown tool: {params.name}. Available tools: {names}')
@@ -123,7 +125,7 @@ class CallPipeline:
         if problems:
             text = validation_error_text(spec.name, problems, spec.input_schema, kind.returns)
             return error_result(text, 'INVALID_ARGUMENTS',
-                                {'fields': [field_name(p.path) for p in problems]})
+                                {'fields': [problem_field(p) for p in problems]})
         args = fill_defaults(spec.input_schema, args)
         if kind.preempts:
             return await self._run(ctx, spec, kind, args)
@@ -134,18 +136,15 @@ class CallPipeline:
     async def _motion(self, ctx: Any, params: types.CallToolRequestParams, spec: ToolSpec,
                       kind: Kind, args: dict[str, Any]
                       ) -> types.CallToolResult | types.InputRequiredResult:
-        wait = self.rate.take(session_key(ctx))
-        if wait > 0:
-            return error_result(
-                f'{spec.name} refused: too many motion calls; try again in {wait:.1f} s. '
-                'Nothing moved.', 'RATE_LIMITED', {'retry_after_s': round(wait, 2)})
         key = args.get('idempotency_key')
-        # A repeat of a known key waits for (or replays) the first call instead of BUSY.
-        if self.arbiter.running is not None and not (
-                key is not None and self.idempotency.known(spec.name, key)):
-            return error_result(f'{spec.name} refused: {BusyError(self.arbiter.running)}',
-                                'BUSY', {'running_tool': self.arbiter.running.tool})
-        if spec.requires_approval:
+        # A repeat of a known key waits for (or replays) the first call: it is not rate
+        # limited, refused as BUSY or asked for approval again, since it will not move.
+        repeat = key is not None and self.idempotency.known(spec.name, key)
+        if not repeat:
+            refusal = self._refusal(ctx, spec)
+            if refusal is not None:
+                return refusal
+        if spec.requires_approval and not repeat:
             try:
                 summary = await plan_summary(spec, args, self.backend, self.catalog.robot)
                 pending = await request_approval(ctx, params, summary,
@@ -167,6 +166,17 @@ class CallPipeline:
                 type='text', text=f'(Replayed the earlier result for idempotency_key {key!r}; '
                                   'nothing moved again.)'))
         return result
+
+    def _refusal(self, ctx: Any, spec: ToolSpec) -> types.CallToolResult | None:
+        wait = self.rate.take(session_key(ctx))
+        if wait > 0:
+            return error_result(
+                f'{spec.name} refused: too many motion calls; try again in {wait:.1f} s. '
+                'Nothing moved.', 'RATE_LIMITED', {'retry_after_s': round(wait, 2)})
+        if self.arbiter.running is not None:
+            return error_result(f'{spec.name} refused: {BusyError(self.arbiter.running)}',
+                                'BUSY', {'running_tool': self.arbiter.running.tool})
+        return None
 
     async def _hold_and_run(self, ctx: Any, spec: ToolSpec, kind: Kind,
                             args: dict[str, Any]) -> types.CallToolResult:
