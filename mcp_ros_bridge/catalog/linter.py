@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 from dataclasses import asdict
 import json
-import os
 import sys
 from typing import Any
 
@@ -24,28 +23,19 @@ from mcp_ros_bridge.catalog.loader import (
     load_catalog,
     load_robot,
     pick_text,
+    read_config_file,
     resolve_refs,
     TOOLS_FILE,
 )
 from mcp_ros_bridge.catalog.robot import default_config_dir, RobotConfig
 from mcp_ros_bridge.catalog.schemas import TOOLS_SCHEMA
-from mcp_ros_bridge.catalog.yaml_lines import format_path, load_yaml, LoadedYaml
+from mcp_ros_bridge.catalog.yaml_lines import format_path
 
 
 def _load_finding(exc: ConfigError) -> Finding:
     return Finding('config-load', 'error', '', format_path(exc.path) if exc.path else '',
                    exc.file, exc.line, exc.problem,
                    'fix the file at that line so it loads (the message says what is expected)')
-
-
-def _read_tools(config_dir: str) -> LoadedYaml:
-    path = os.path.join(config_dir, TOOLS_FILE)
-    try:
-        with open(path, encoding='utf-8') as f:
-            text = f.read()
-    except OSError as exc:
-        raise ConfigError(path, None, (), f'cannot read: {exc.strerror}') from None
-    return load_yaml(text, path)
 
 
 def _tool_entry(raw: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
@@ -118,7 +108,7 @@ def lint_config(config_dir: str) -> list[Finding]:
     """Lint ``robot.yaml`` + ``tools.yaml`` in ``config_dir``; return all findings."""
     try:
         robot, robot_doc = load_robot(config_dir)
-        doc = _read_tools(config_dir)
+        doc = read_config_file(config_dir, TOOLS_FILE)
     except ConfigError as exc:
         return [_load_finding(exc)]
     report = Report(doc)

@@ -128,7 +128,8 @@ def _hash(tools: tuple[ToolSpec, ...]) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def _read(config_dir: str, name: str) -> LoadedYaml:
+def read_config_file(config_dir: str, name: str) -> LoadedYaml:
+    """Read and parse one config file, keeping line numbers."""
     path = os.path.join(config_dir, name)
     try:
         with open(path, encoding='utf-8') as f:
@@ -140,7 +141,7 @@ def _read(config_dir: str, name: str) -> LoadedYaml:
 
 def load_robot(config_dir: str) -> tuple[RobotConfig, LoadedYaml]:
     """Load and validate ``robot.yaml``."""
-    doc = _read(config_dir, ROBOT_FILE)
+    doc = read_config_file(config_dir, ROBOT_FILE)
     _raise_first(_schema_errors(doc, ROBOT_SCHEMA, 'robot.yaml'))
     lim = doc.data['limits']
     for lo, hi in (('default_velocity_scaling', 'max_velocity_scaling'),
@@ -158,7 +159,7 @@ def load_robot(config_dir: str) -> tuple[RobotConfig, LoadedYaml]:
 def load_catalog(config_dir: str, lang: str = 'en') -> Catalog:
     """Load both files; raise :class:`ConfigError` naming file, line and path."""
     robot, robot_doc = load_robot(config_dir)
-    doc = _read(config_dir, TOOLS_FILE)
+    doc = read_config_file(config_dir, TOOLS_FILE)
     _raise_first(_schema_errors(doc, TOOLS_SCHEMA, 'tools.yaml'))
     tools: list[ToolSpec] = []
     seen: set[str] = set()
