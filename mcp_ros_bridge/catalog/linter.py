@@ -16,8 +16,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 from mcp_ros_bridge.capabilities import KINDS
-from mcp_ros_bridge.catalog import lint_rules as rules
-from mcp_ros_bridge.catalog.lint_rules import Finding, Report, RULES
+from mcp_ros_bridge.catalog import lint_model as model, lint_rules as rules
+from mcp_ros_bridge.catalog.lint_model import Finding, Report, RULES
 from mcp_ros_bridge.catalog.loader import (
     ConfigError,
     load_catalog,
@@ -140,17 +140,17 @@ def lint_config(config_dir: str) -> list[Finding]:
     except ConfigError as exc:
         if not _covered(report, exc.line, exc.path):
             report.items.append((_load_finding(exc), exc.path))
-    if len(raw_tools) > rules.MAX_TOOLS:
+    if len(raw_tools) > model.MAX_TOOLS:
         report.add('max-tools', '', (), ('tools',),
-                   f'{len(raw_tools)} tools; agents pick worse among more than {rules.MAX_TOOLS}',
+                   f'{len(raw_tools)} tools; agents pick worse among more than {model.MAX_TOOLS}',
                    'merge similar tools, or split the catalog per task with backends/configs')
     chars = len(json.dumps({'tools': entries}, separators=(',', ':'), ensure_ascii=False))
-    tokens = -(-chars // rules.CHARS_PER_TOKEN)
+    tokens = -(-chars // model.CHARS_PER_TOKEN)
     report.add('token-estimate', '', (), ('tools',),
                f'tools/list of {len(entries)} tools is {chars} characters, about {tokens} '
                'tokens of every conversation', 'keep descriptions tight if this grows',
                value=tokens)
-    order = {s: k for k, s in enumerate(rules.SEVERITIES)}
+    order = {s: k for k, s in enumerate(model.SEVERITIES)}
     return sorted(report.findings, key=lambda f: (f.severity == 'info', f.file, f.line or 0,
                                                   order[f.severity], f.rule))
 
@@ -165,7 +165,7 @@ def _tool_label(raw_tools: list[Any], path: tuple[Any, ...]) -> str:
 
 def counts(findings: list[Finding]) -> dict[str, int]:
     """Return the number of findings per severity."""
-    return {s: sum(f.severity == s for f in findings) for s in rules.SEVERITIES}
+    return {s: sum(f.severity == s for f in findings) for s in model.SEVERITIES}
 
 
 def token_estimate(findings: list[Finding]) -> int | None:

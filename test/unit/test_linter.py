@@ -7,7 +7,7 @@ import os
 import re
 import shutil
 
-from mcp_ros_bridge.catalog.lint_rules import RULES
+from mcp_ros_bridge.catalog.lint_model import RULES
 from mcp_ros_bridge.catalog.linter import format_findings, lint_config, main
 from mcp_ros_bridge.catalog.loader import load_catalog
 import pytest
