@@ -78,13 +78,29 @@ async def run_service(ctx: CallContext, args: dict[str, Any]) -> Outcome:
                    {'interface': b['service'], 'type': b['type'], 'data': data})
 
 
+_ACTION_ADVICE = {
+    'ABORTED': 'The action server aborted the goal; check its log and the goal values before '
+               'retrying.',
+    'CANCELED': 'The goal was cancelled before it finished (stop_arm or the action server).',
+    'TIMED_OUT': 'No result within the timeout of {timeout} s; the goal was cancelled. Check '
+                 'that the action server is running and answering.',
+}
+
+
 async def run_action(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Send a goal to the declared action and wait for its result."""
     b = ctx.binding
     res = await ctx.backend.send_action_goal(b, build_message_dict(b, args), ctx.progress)
-    ok = res.get('status') == 'SUCCEEDED'
-    return Outcome(_text(f"Action {res.get('status', '?')} from", b['action'], res),
-                   {'interface': b['action'], 'type': b['type'], 'data': res}, is_error=not ok)
+    status = res.get('status', 'UNKNOWN')
+    structured: dict[str, Any] = {'interface': b['action'], 'type': b['type'], 'data': res}
+    text = _text(f'Action {status} from', b['action'], res)
+    if status == 'SUCCEEDED':
+        return Outcome(text, structured)
+    # Like every other failure, name the code so agents and the audit log can act on it.
+    advice = _ACTION_ADVICE.get(status, 'The action did not succeed.')
+    advice = advice.format(timeout=b.get('timeout_s', 30.0))
+    structured['error'] = {'code': status, 'details': {'action': b['action']}}
+    return Outcome(f'{text} {advice}', structured, is_error=True)
 
 
 KINDS = [
