@@ -188,7 +188,12 @@ class MotionResult:
 
 @dataclass
 class GripResult:
-    """How a grasp or release ended; widths are the total finger gap in m."""
+    """
+    How a grasp or release ended; widths are the total finger gap in m.
+
+    ``status`` is ``SUCCEEDED``, ``NO_OBJECT`` (a grasp closed on nothing),
+    ``STOPPED``, ``TIMED_OUT`` or ``FAILED``.
+    """
 
     status: str
     message: str

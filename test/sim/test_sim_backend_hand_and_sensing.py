@@ -94,6 +94,7 @@ async def test_grasp_of_empty_air_reports_no_object():
         assert grip.width_m < 0.002
         assert 'No object' in grip.message
         assert grip.details['reason'] == 'NO_OBJECT'
+        assert grip.status == 'NO_OBJECT'
 
 
 async def test_grasp_force_outside_the_configured_range_is_refused():

@@ -104,3 +104,15 @@ async def test_full_demo_in_fast_mode(tmp_path):
     assert rc == 0, out.getvalue()[-3000:]
     assert 'SUCCESS' in out.getvalue()
     assert image.read_bytes()[:8] == b'\x89PNG\r\n\x1a\n'
+
+
+async def test_grasp_in_empty_air_says_no_object(sim_bridge):
+    """Closing on nothing is an isError that tells the agent what to do next."""
+    async with Client(sim_bridge.server, mode='legacy') as c:
+        with anyio.fail_after(60):
+            await c.call_tool('release_object', {})
+            r = await c.call_tool('grasp_object_force_control', {'force_n': 10})
+    assert r.is_error
+    assert r.structured_content['object_held'] is False
+    assert r.content[0].text.startswith('No object')
+    assert 'get_object_pose' in r.content[0].text

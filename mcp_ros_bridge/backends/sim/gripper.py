@@ -115,7 +115,7 @@ class Grasp(_FingerTask):
             elif q.max() < 5e-4 and d.ctrl[world.finger_act].max() <= 0.0:
                 set_mode(world, force=False)
                 d.ctrl[world.finger_act] = 0.0
-                return self.result(world, 'FAILED', 'No object between the fingers: the '
+                return self.result(world, 'NO_OBJECT', 'No object between the fingers: the '
                                    'gripper closed fully without touching anything.',
                                    0.0, False, reason='NO_OBJECT')
             elif self.notify and world.steps % 50 == 0:
