@@ -409,34 +409,44 @@ async def test_action_faults_are_clear_errors_on_time_and_the_next_call_works(ri
 
 
 MOTIONS = {
-    'move_arm_to_pose': {'position': {'x': 0.4, 'y': 0.0, 'z': 0.4}},
-    'move_arm_joints': {'positions': [0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785]},
-    'plan_trajectory': {'waypoints': [{'x': 0.5, 'y': 0.0, 'z': 0.25},
-                                      {'x': 0.5, 'y': 0.0, 'z': 0.15}]},
-    'get_end_effector_pose': {},
+    # tool: (arguments, the interface package it needs)
+    'move_arm_to_pose': ({'position': {'x': 0.4, 'y': 0.0, 'z': 0.4}}, 'moveit_msgs'),
+    'move_arm_joints': ({'positions': [0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785]},
+                        'moveit_msgs'),
+    'plan_trajectory': ({'waypoints': [{'x': 0.5, 'y': 0.0, 'z': 0.25},
+                                       {'x': 0.5, 'y': 0.0, 'z': 0.15}]}, 'moveit_msgs'),
+    'get_end_effector_pose': ({}, 'moveit_msgs'),
+    'grasp_object_force_control': ({'force_n': 10}, 'control_msgs'),
+    'release_object': ({}, 'control_msgs'),
 }
 
 
-@pytest.mark.parametrize('mode', MODES)
-async def test_motion_without_moveit_msgs_is_a_clear_error(rig, mode):
+def importable(package: str) -> bool:
+    """Return True when ``package`` imports here."""
     try:
-        import moveit_msgs  # noqa: F401
+        __import__(package)
     except ImportError:
-        pass
-    else:
-        pytest.skip('moveit_msgs is installed: test_ros_moveit.py covers motion')
+        return False
+    return True
+
+
+@pytest.mark.parametrize('mode', MODES)
+async def test_motion_and_gripper_without_their_interfaces_are_clear_errors(rig, mode):
+    missing = {t: v for t, v in MOTIONS.items() if not importable(v[1])}
+    if not missing:
+        pytest.skip('moveit_msgs and control_msgs are installed: test_ros_moveit.py covers '
+                    'motion and the gripper')
     ros_support.SensorPublisher(rig.peer, rig.config, force=FORCE)
     assert await rig.backend.wait_for_sensors(5.0) == []
     with anyio.fail_after(20):
         async with Client(rig.bridge.server, mode=mode) as client:
-            for tool, args in MOTIONS.items():
+            for tool, (args, package) in missing.items():
                 result, took = await call(client, tool, args)
                 err = error_of(result)
                 assert err['code'] in ('UNSUPPORTED', 'UNAVAILABLE'), (tool, text_of(result))
-                assert 'moveit_msgs' in text_of(result), (tool, text_of(result))
-                assert 'install the moveit_msgs package' in text_of(result)
+                assert f'install the {package} package' in text_of(result), (
+                    tool, text_of(result))
                 assert took < 2.0, (tool, took)
             joints, _ = await call(client, 'get_joint_states')
             assert not joints.is_error, text_of(joints)
-            assert rig.backend.runtime is not None and rig.backend._parts['runner'] \
-                .active_count == 0
+            assert rig.backend._parts['runner'].active_count == 0
