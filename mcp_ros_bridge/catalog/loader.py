@@ -77,15 +77,26 @@ def _raise_first(errors: list[ConfigError]) -> None:
         raise first
 
 
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
 def resolve_refs(node: Any, robot: Mapping[str, Any], doc: LoadedYaml,
                  path: tuple[Any, ...]) -> Any:
-    """Replace every ``{$robot: dotted.path[, scale: k]}`` with the robot.yaml value."""
+    """
+    Replace every ``{$robot: dotted.path}`` with the robot.yaml value.
+
+    Optional ``scale`` (a number) and ``offset`` (a number or another
+    reference) give ``value * scale + offset``, e.g. a joint bound less the
+    configured safety margin.
+    """
     if isinstance(node, dict):
         if '$robot' in node:
             ref = node['$robot']
-            extra = set(node) - {'$robot', 'scale'}
+            extra = set(node) - {'$robot', 'scale', 'offset'}
             if extra or not isinstance(ref, str):
-                raise doc.error(path, '{$robot: dotted.path} takes only an optional scale')
+                raise doc.error(path, '{$robot: dotted.path} takes only optional scale and '
+                                'offset')
             cur: Any = robot
             for part in ref.split('.'):
                 if isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
@@ -94,13 +105,16 @@ def resolve_refs(node: Any, robot: Mapping[str, Any], doc: LoadedYaml,
                     cur = cur[part]
                 else:
                     raise doc.error(path, f'robot.yaml has no value at {ref!r}')
-            if 'scale' in node:
-                scale = node['scale']
-                if not isinstance(scale, (int, float)) or isinstance(scale, bool):
-                    raise doc.error(path + ('scale',), 'scale must be a number')
-                if not isinstance(cur, (int, float)) or isinstance(cur, bool):
-                    raise doc.error(path, f'{ref!r} is not a number, so it cannot be scaled')
-                cur = cur * node['scale']
+            if 'scale' in node or 'offset' in node:
+                scale = node.get('scale', 1)
+                offset = resolve_refs(node.get('offset', 0), robot, doc, path + ('offset',))
+                for key, v in (('scale', scale), ('offset', offset)):
+                    if not _is_number(v):
+                        raise doc.error(path + (key,), f'{key} must be a number')
+                if not _is_number(cur):
+                    raise doc.error(path, f'{ref!r} is not a number, so it cannot be scaled '
+                                    'or offset')
+                cur = round(cur * scale + offset, 12)
             return copy.deepcopy(cur)
         return {k: resolve_refs(v, robot, doc, path + (k,)) for k, v in node.items()}
     if isinstance(node, list):
@@ -151,8 +165,18 @@ def load_robot(config_dir: str) -> tuple[RobotConfig, LoadedYaml]:
     ws = lim['workspace']
     if any(a >= b for a, b in zip(ws['min'], ws['max'])):
         raise doc.error(['limits', 'workspace'], 'each workspace min must be below its max')
-    if len(doc.data['joints']['home']) != len(doc.data['joints']['arm']):
+    joints = doc.data['joints']
+    if len(joints['home']) != len(joints['arm']):
         raise doc.error(['joints', 'home'], 'home needs one value per arm joint')
+    limits = joints.get('position_limits')
+    if limits is not None:
+        if len(limits) != len(joints['arm']):
+            raise doc.error(['joints', 'position_limits'],
+                            'position_limits needs one [min, max] pair per arm joint')
+        for i, (lo, hi) in enumerate(limits):
+            if lo >= hi:
+                raise doc.error(['joints', 'position_limits', i],
+                                f'min {lo} is not below max {hi}')
     return RobotConfig.from_dict(doc.data), doc
 
 

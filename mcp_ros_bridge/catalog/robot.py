@@ -58,6 +58,7 @@ class RobotConfig:
     arm_joints: tuple[str, ...]
     gripper_joints: tuple[str, ...]
     home: tuple[float, ...]
+    arm_position_limits: tuple[tuple[float, float], ...]
     gripper_max_width_m: float
     gripper_min_force_n: float
     gripper_max_force_n: float
@@ -88,6 +89,8 @@ class RobotConfig:
             arm_joints=tuple(jt['arm']),
             gripper_joints=tuple(jt.get('gripper', ())),
             home=tuple(float(v) for v in jt['home']),
+            arm_position_limits=tuple((float(lo), float(hi))
+                                      for lo, hi in jt.get('position_limits') or ()),
             gripper_max_width_m=gr['max_width_m'],
             gripper_min_force_n=gr['min_force_n'],
             gripper_max_force_n=gr['max_force_n'],

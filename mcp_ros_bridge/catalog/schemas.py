@@ -31,7 +31,9 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
                    ['group']),
     'joints': _obj({'arm': {'type': 'array', 'items': _NAME, 'minItems': 1, 'uniqueItems': True},
                     'gripper': {'type': 'array', 'items': _NAME, 'uniqueItems': True},
-                    'home': {'type': 'array', 'items': _NUM, 'minItems': 1}},
+                    'home': {'type': 'array', 'items': _NUM, 'minItems': 1},
+                    'position_limits': {'type': 'array', 'items': {
+                        'type': 'array', 'items': _NUM, 'minItems': 2, 'maxItems': 2}}},
                    ['arm', 'home']),
     'ros': _obj({
         'topics': {'type': 'object', 'additionalProperties': _obj(
@@ -63,7 +65,7 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
         'policies': {'type': 'object', 'additionalProperties': _POLICY,
                      'propertyNames': {'enum': [
                          'workspace', 'velocity_scaling', 'acceleration_scaling',
-                         'gripper_force', 'cartesian_speed']}},
+                         'gripper_force', 'cartesian_speed', 'joint_limits']}},
     }, ['workspace', 'max_velocity_scaling', 'max_acceleration_scaling',
         'default_velocity_scaling', 'default_acceleration_scaling', 'max_cartesian_speed_mps',
         'contact_force_limit_n', 'sensor_max_age_s', 'joint_limit_margin_rad',

@@ -11,6 +11,7 @@ is ``reject`` (default: a LIMIT_EXCEEDED error, nothing moves) or ``clamp``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 import math
 from typing import Any
@@ -41,16 +42,17 @@ class Envelope:
         self.limits = robot.limits
 
     def _bounded(self, limit: str, value: float, lo: float, hi: float, lo_open: bool,
-                 notes: list[str]) -> float:
+                 notes: list[str], label: str = '') -> float:
         ok_lo = value > lo if lo_open else value >= lo
         if math.isfinite(value) and ok_lo and value <= hi:
             return value
-        allowed = f"{'(' if lo_open else '['}{lo}, {hi}]"
+        label = label or limit
+        allowed = f"{'(' if lo_open else '['}{round(lo, 6)}, {round(hi, 6)}]"
         if self.limits.policy_for(limit) == 'clamp' and math.isfinite(value):
             clamped = min(max(value, lo if not lo_open else min(hi, max(lo, 0.01))), hi)
-            notes.append(f'{limit} clamped from {value} to {clamped}')
+            notes.append(f'{label} clamped from {value} to {clamped}')
             return clamped
-        raise LimitError(limit, value, allowed)
+        raise LimitError(label, value, allowed)
 
     def motion_limits(self, lim: MotionLimits, notes: list[str]) -> MotionLimits:
         """Return limits with scaling in (0, cap], the speed cap and force guard applied."""
@@ -82,6 +84,21 @@ class Envelope:
             return c  # type: ignore[return-value]
         raise LimitError(f'workspace ({label})', shown, allowed,
                          'Choose a point inside the workspace box.')
+
+    def joints(self, positions: Mapping[str, float], notes: list[str]) -> dict[str, float]:
+        """Check joint targets against the position limits less the configured margin."""
+        r = self.robot
+        bounds = dict(zip(r.arm_joints, r.arm_position_limits))
+        margin = self.limits.joint_limit_margin_rad
+        out = {}
+        for name, value in positions.items():
+            if name not in bounds:
+                out[name] = value
+                continue
+            lo, hi = bounds[name][0] + margin, bounds[name][1] - margin
+            out[name] = self._bounded('joint_limits', value, lo, hi, False, notes,
+                                      label=f'joint_limits ({name})')
+        return out
 
     def grasp(self, goal: GraspGoal, notes: list[str]) -> GraspGoal:
         """Check the grip force against the gripper's range."""
@@ -141,7 +158,8 @@ class EnvelopedBackend:
                              ) -> MotionResult:
         """Check the limits, then delegate."""
         notes: list[str] = []
-        goal = replace(goal, limits=self.envelope.motion_limits(goal.limits, notes))
+        goal = replace(goal, positions=self.envelope.joints(goal.positions, notes),
+                       limits=self.envelope.motion_limits(goal.limits, notes))
         return self._noted(await self.inner.move_to_joints(goal, progress), notes)
 
     async def follow_cartesian_path(self, goal: CartesianGoal,
