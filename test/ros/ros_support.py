@@ -26,6 +26,8 @@ def robot_config(max_age_s=0.2, **ros_overrides):
     raw['limits']['sensor_max_age_s'] = max_age_s
     raw['ros']['topics']['joint_states']['name'] = f'/t{tag}/joint_states'
     raw['ros']['topics']['wrench']['name'] = f'/t{tag}/wrench'
+    if os.environ.get('MCP_ROS_TEST_EXECUTOR'):  # run the ROS suite on another executor
+        raw['ros']['executor'] = os.environ['MCP_ROS_TEST_EXECUTOR']
     raw['ros'].update(ros_overrides)
     return RobotConfig.from_dict(raw)
 

@@ -67,13 +67,14 @@ class RosBackend:
         self._parts['wrench'] = WrenchBuffer(wrench['name'])
         from geometry_msgs.msg import WrenchStamped
         from sensor_msgs.msg import JointState
-        sensors = runtime.sensor_node
-        sensors.create_subscription(JointState, joints['name'],
-                                    self._parts['joints'].on_message,
-                                    qos_from_name(joints.get('qos')))
-        sensors.create_subscription(WrenchStamped, wrench['name'],
-                                    self._parts['wrench'].on_message,
-                                    qos_from_name(wrench.get('qos')))
+        # raw: serialized bytes parsed with struct (cdr.py); objects: rclpy messages
+        raw = self.config.ros.get('sensor_ingest', 'raw') == 'raw'
+        depth = self.config.ros.get('sensor_qos_depth', 50)  # bursts of 50 ms kept
+        for msg_type, topic, cache in ((JointState, joints, self._parts['joints']),
+                                       (WrenchStamped, wrench, self._parts['wrench'])):
+            runtime.sensor_node.create_subscription(
+                msg_type, topic['name'], cache.on_raw if raw else cache.on_message,
+                qos_from_name(topic.get('qos'), sensor_depth=depth), raw=raw)
         runner = GoalRunner(runtime)
         self._parts['runner'] = runner
         self._parts['moveit'] = MoveItInterface(self.config, runner, node,

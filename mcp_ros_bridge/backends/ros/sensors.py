@@ -1,8 +1,13 @@
 """
 Thread-safe caches of sensor messages, written by ROS callbacks, read by asyncio.
 
-Callbacks run on the executor thread and do the least work possible (copy six
-floats and a stamp); reads compute ages and refuse stale data. The age of a
+Callbacks run on the executor thread and do the least work possible: with
+``raw=True`` subscriptions (:meth:`WrenchBuffer.on_raw`,
+:meth:`JointStateCache.on_raw`) they get the serialized bytes, and a wrench
+callback unpacks a stamp and six floats with ``struct`` while a joint-state
+callback files the bytes under the joint names, to be parsed only when read.
+The ``on_message`` callbacks take rclpy message objects instead. Reads compute
+ages and refuse stale data. The age of a
 sample is the larger of (node clock - header stamp) and the time since it was
 received, so neither a silent publisher nor an old stamp is served as fresh.
 """
@@ -11,12 +16,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from itertools import islice
 import math
 import threading
 import time
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, JointStates, WrenchSamples
+from mcp_ros_bridge.backends.ros.cdr import joint_names, parse_joint_state, parse_wrench
 
 Row = tuple[float, float, float, float, float, float]
 
@@ -59,24 +66,39 @@ class WrenchBuffer:
         self._lock = threading.Lock()
         self.watcher: Callable[[float], None] | None = None
         self.received = threading.Event()
+        self.count = 0  # samples stored since start
+
+    def on_raw(self, data: bytes) -> None:
+        """Store one serialized WrenchStamped (executor thread)."""
+        stamp, self.frame_id, row = parse_wrench(data)
+        self._store(stamp, row)
 
     def on_message(self, msg: Any) -> None:
-        """Store one WrenchStamped (executor thread)."""
+        """Store one WrenchStamped message object (executor thread)."""
         f, t = msg.wrench.force, msg.wrench.torque
-        row = (f.x, f.y, f.z, t.x, t.y, t.z)
-        with self._lock:
-            self._rows.append((stamp_s(msg.header), time.monotonic(), row))
         self.frame_id = msg.header.frame_id
+        self._store(stamp_s(msg.header), (f.x, f.y, f.z, t.x, t.y, t.z))
+
+    def _store(self, stamp: float, row: Row) -> None:
+        with self._lock:
+            self._rows.append((stamp, time.monotonic(), row))
+            self.count += 1
         if not self.received.is_set():
             self.received.set()
         watcher = self.watcher
         if watcher is not None:
             watcher(math.sqrt(row[0] * row[0] + row[1] * row[1] + row[2] * row[2]))
 
+    def tail(self, count: int) -> list[tuple[float, float, Row]]:
+        """Return the ``count`` newest samples as (stamp, received, row), oldest first."""
+        with self._lock:
+            rows = list(islice(reversed(self._rows), max(0, count)))
+        rows.reverse()
+        return rows
+
     def read(self, count: int, now_s: float, max_age_s: float) -> WrenchSamples:
         """Return up to ``count`` newest samples; raise SENSOR_STALE when too old."""
-        with self._lock:
-            rows = list(self._rows)[-max(1, count):] if self._rows else []
+        rows = self.tail(max(1, count))
         if not rows:
             raise no_sample_error(self.topic)
         age = sample_age(now_s, rows[-1][0], rows[-1][1])
@@ -104,13 +126,21 @@ class JointStateCache:
         self._latest: dict[tuple[str, ...], tuple[Any, float]] = {}
         self._lock = threading.Lock()
         self.received = threading.Event()
+        self.count = 0  # messages stored since start
+
+    def on_raw(self, data: bytes) -> None:
+        """File one serialized JointState under its names; parse it when read."""
+        self._store(joint_names(data), data)
 
     def on_message(self, msg: Any) -> None:
-        """Store one JointState (executor thread)."""
+        """Store one JointState message object (executor thread)."""
+        self._store(tuple(msg.name), msg)
+
+    def _store(self, key: tuple[str, ...], msg: Any) -> None:
         received = time.monotonic()
-        key = tuple(msg.name)
         with self._lock:
             self._latest[key] = (msg, received)
+            self.count += 1
         if not self.received.is_set():
             self.received.set()
 
@@ -122,13 +152,13 @@ class JointStateCache:
             raise no_sample_error(self.topic)
         values: dict[str, tuple[float, float, float, float, float]] = {}
         for msg, received in entries:
-            stamp = stamp_s(msg.header)
+            stamp, names, pos, vel, eff = _fields(msg)
             age = sample_age(now_s, stamp, received)
-            for i, name in enumerate(msg.name):
-                vel = msg.velocity[i] if i < len(msg.velocity) else 0.0
-                eff = msg.effort[i] if i < len(msg.effort) else 0.0
+            for i, name in enumerate(names):
+                v = vel[i] if i < len(vel) else 0.0
+                e = eff[i] if i < len(eff) else 0.0
                 if name not in values or values[name][4] > age:
-                    values[name] = (float(msg.position[i]), float(vel), float(eff), stamp, age)
+                    values[name] = (float(pos[i]), float(v), float(e), stamp, age)
         missing = [n for n in required if n not in values]
         if missing:
             raise BackendError('SENSOR_STALE', f'{self.topic} has no data for {missing}',
@@ -144,3 +174,10 @@ class JointStateCache:
                            efforts=tuple(values[n][2] for n in names),
                            stamp=max(values[n][3] for n in names), age_s=age,
                            source=self.topic)
+
+
+def _fields(msg: Any) -> tuple[float, Any, Any, Any, Any]:
+    """Return (stamp, names, positions, velocities, efforts) of bytes or a message."""
+    if isinstance(msg, bytes):
+        return parse_joint_state(msg)
+    return stamp_s(msg.header), msg.name, msg.position, msg.velocity, msg.effort
