@@ -3,24 +3,36 @@ Ingestion benchmark: 1 kHz WrenchStamped + 500 Hz JointState through RosBackend.
 
 A publisher runs in a separate process (so the figures are the bridge's own);
 the bridge process runs RosBackend and an asyncio loop that reads the newest
-samples. Printed: CPU share of one core used by the bridge process, freshness
-lag (receive time - header stamp) p50/p99, received rates and the backlog
-(samples published but not yet received) at the start and the end.
+samples every 10 ms. Printed: CPU share of one core used by the bridge process,
+CPU time per received message (less sensitive to other load on the machine),
+received rates, freshness lag (receive time - header stamp) p50/p99 and the
+backlog (mean lag of the first and last tenth of the run).
 
-Usage: python bench/bench_ros_ingest.py [--seconds 10]
+Usage: python bench/bench_ros_ingest.py [--seconds 10] [--ingest raw|objects]
+           [--executor single|multi|events] [--depth N] [--json]
+       python bench/bench_ros_ingest.py --compare [--repeat 3] [--seconds 8]
+           (every mode in a fresh process, ``--repeat`` times; medians in a table)
 """
 
 import argparse
 import asyncio
+import json
 import multiprocessing
 import os
 import statistics
+import subprocess
 import sys
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, 'test', 'ros'))
+
+MODES = [  # (ingest, executor, sensor QoS history depth); the first is the old default
+    ('objects', 'single', 5), ('objects', 'multi', 5), ('raw', 'single', 5),
+    ('raw', 'single', 50), ('objects', 'events', 50), ('raw', 'events', 5),
+    ('raw', 'events', 50),
+]
 
 
 def publisher(config, seconds, ready, counts):
@@ -36,66 +48,153 @@ def publisher(config, seconds, ready, counts):
     peer.close()
 
 
-def new_lags(buffer, after, offset):
-    """Return (lags in ms, newest stamp) of samples stamped after ``after``."""
-    with buffer._lock:
-        rows = list(buffer._rows)
-    lags = [(recv + offset - stamp) * 1e3 for stamp, recv, _ in rows if stamp > after]
-    return lags, (rows[-1][0] if rows else after)
-
-
-async def run(seconds):
-    """Run the benchmark and print the figures."""
+async def run(seconds, ingest, executor, depth):
+    """Run the benchmark once; return the figures as a dict."""
     import ros_support
     from mcp_ros_bridge.backends.ros import RosBackend
-    config = ros_support.robot_config(max_age_s=5.0)
+    overrides = {'sensor_ingest': ingest, 'executor': executor}
+    if depth:
+        overrides['sensor_qos_depth'] = depth
+    config = ros_support.robot_config(max_age_s=5.0, **overrides)
     backend = RosBackend(config, node_name='bench_bridge')
     await backend.start()
-    wrench = backend._parts['wrench']
+    wrench, joints = backend._parts['wrench'], backend._parts['joints']
     offset = time.time() - time.monotonic()  # receive times are monotonic, stamps wall-clock
     ctx = multiprocessing.get_context('spawn')
     manager = ctx.Manager()
     counts, ready = manager.dict(), ctx.Event()
-    proc = ctx.Process(target=publisher, args=(config, seconds + 1.0, ready, counts))
+    proc = ctx.Process(target=publisher, args=(config, seconds + 1.5, ready, counts))
     proc.start()
     await asyncio.to_thread(ready.wait, 20.0)
     await backend.wait_for_sensors(10.0)
     await asyncio.sleep(0.5)  # warm-up
-    _, last = new_lags(wrench, 0.0, offset)
-    lags_all = []
+    lags, read_ages = [], []
+    seen = wrench0 = wrench.count
+    joints0 = joints.count
+    threads0 = thread_cpu()
     cpu0, wall0 = time.process_time(), time.monotonic()
-    reads, read_ages = 0, []
     while time.monotonic() - wall0 < seconds:
         samples = await backend.wrench_samples(1)
-        joints = await backend.joint_states()
-        read_ages.append(max(samples.age_s, joints.age_s) * 1e3)
-        reads += 1
-        lags, last = new_lags(wrench, last, offset)
-        lags_all.extend(lags)
+        states = await backend.joint_states()
+        read_ages.append(max(samples.age_s, states.age_s) * 1e3)
+        count = wrench.count
+        lags.extend((recv + offset - stamp) * 1e3 for stamp, recv, _ in wrench.tail(count - seen))
+        seen = count
         await asyncio.sleep(0.01)
-    cpu = (time.process_time() - cpu0) / (time.monotonic() - wall0)
-    first, final = lags_all[: len(lags_all) // 10], lags_all[-len(lags_all) // 10:]
-    lags = sorted(lags_all)
-    received = len(lags)
+    cpu_s, wall = time.process_time() - cpu0, time.monotonic() - wall0
+    threads = thread_cpu()
+    per_thread = {}
+    for tid, (name, ticks) in threads.items():
+        used = ticks - threads0.get(tid, (name, 0))[1]
+        per_thread[name] = per_thread.get(name, 0.0) + 100.0 * used / TICKS / wall
+    received = (seen - wrench0, joints.count - joints0)
     await asyncio.to_thread(proc.join, 30.0)
     await backend.close()
-    print(f'duration            {seconds:.1f} s')
-    print(f'bridge CPU          {cpu * 100:.1f} % of one core (goal <= 10 %)')
-    print(f'wrench received     {received / seconds:.0f} Hz')
-    p50, p99 = lags[len(lags) // 2], lags[min(len(lags) - 1, int(0.99 * len(lags)))]
-    print(f'freshness lag       p50 {p50:.2f} ms, p99 {p99:.2f} ms, '
-          f'max {lags[-1]:.2f} ms (goal p99 < 5 ms)')
-    print(f'backlog growth      lag first 10 % {statistics.mean(first):.2f} ms -> '
-          f'last 10 % {statistics.mean(final):.2f} ms')
-    print(f'reads               {reads}, age at read p50 {statistics.median(read_ages):.2f} ms')
-    print(f'published (total)   wrench {counts.get("wrench")}, joints {counts.get("joints")}')
+    tenth = max(1, len(lags) // 10)
+    ordered = sorted(lags)
+    return {
+        'mode': f'{ingest}/{executor}' + (f'/depth{depth}' if depth else ''),
+        'cpu_pct': 100.0 * cpu_s / wall,
+        'cpu_us_per_msg': 1e6 * cpu_s / max(1, sum(received)),
+        'wrench_hz': received[0] / wall, 'joints_hz': received[1] / wall,
+        'lag_p50_ms': ordered[len(ordered) // 2],
+        'lag_p99_ms': ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
+        'lag_max_ms': ordered[-1],
+        'backlog_first_ms': statistics.mean(lags[:tenth]),
+        'backlog_last_ms': statistics.mean(lags[-tenth:]),
+        'read_age_p50_ms': statistics.median(read_ages), 'reads': len(read_ages),
+        'published': dict(counts),
+        'threads_pct': {k: round(v, 1) for k, v in sorted(per_thread.items()) if v >= 0.05},
+    }
+
+
+TICKS = os.sysconf('SC_CLK_TCK')
+
+
+def thread_cpu():
+    """Return {thread id: (name, user + system clock ticks)} of this process."""
+    import threading
+    names = {t.native_id: t.name for t in threading.enumerate()}
+    found = {}
+    for tid in os.listdir('/proc/self/task'):
+        try:
+            with open(f'/proc/self/task/{tid}/stat', encoding='ascii') as f:
+                stat = f.read()
+        except OSError:
+            continue
+        comm = stat[stat.index('(') + 1:stat.rindex(')')]
+        fields = stat[stat.rindex(')') + 2:].split()
+        name = names.get(int(tid), comm)
+        found[int(tid)] = (name.split('.')[0] + '.' + name.split('.')[1] if name.startswith(
+            'dds.') else name, int(fields[11]) + int(fields[12]))
+    return found
+
+
+def report(r, seconds):
+    """Print one run's figures."""
+    print(f'mode                {r["mode"]}, {seconds:.1f} s')
+    print(f'bridge CPU          {r["cpu_pct"]:.1f} % of one core (goal <= 10 %), '
+          f'{r["cpu_us_per_msg"]:.0f} us per received message')
+    print(f'received            wrench {r["wrench_hz"]:.0f} Hz, joints {r["joints_hz"]:.0f} Hz')
+    print(f'freshness lag       p50 {r["lag_p50_ms"]:.2f} ms, p99 {r["lag_p99_ms"]:.2f} ms, '
+          f'max {r["lag_max_ms"]:.2f} ms (goal p99 < 5 ms)')
+    print(f'backlog growth      lag first 10 % {r["backlog_first_ms"]:.2f} ms -> '
+          f'last 10 % {r["backlog_last_ms"]:.2f} ms')
+    print(f'reads               {r["reads"]}, age at read p50 {r["read_age_p50_ms"]:.2f} ms')
+    print(f'published (total)   {r["published"]}')
+    print(f'threads (% of core) {r["threads_pct"]}')
+
+
+COLUMNS = [('cpu_pct', 'CPU %'), ('cpu_us_per_msg', 'us/msg'), ('wrench_hz', 'wrench Hz'),
+           ('joints_hz', 'joints Hz'), ('lag_p50_ms', 'lag p50'), ('lag_p99_ms', 'lag p99'),
+           ('backlog_first_ms', 'lag 1st 10%'), ('backlog_last_ms', 'lag last 10%')]
+
+
+def compare(seconds, repeat):
+    """Run every mode ``repeat`` times (interleaved), each in a fresh process; print medians."""
+    runs = {}
+    for i in range(repeat):
+        for ingest, executor, depth in MODES:
+            cmd = [sys.executable, os.path.abspath(__file__), '--json', '--seconds',
+                   str(seconds), '--ingest', ingest, '--executor', executor,
+                   '--depth', str(depth)]
+            out = subprocess.run(cmd, check=False, capture_output=True, text=True,
+                                 timeout=120)
+            line = out.stdout.strip().splitlines()[-1] if out.stdout.strip() else '{}'
+            result = json.loads(line)
+            if 'mode' not in result:
+                print(f'{ingest}/{executor} failed: {out.stderr[-500:]}', file=sys.stderr)
+                continue
+            runs.setdefault(result['mode'], []).append(result)
+            print(f'run {i + 1}/{repeat} {result["mode"]}: {result["cpu_pct"]:.1f} %, '
+                  f'{result["cpu_us_per_msg"]:.0f} us/msg', file=sys.stderr)
+    print(f'medians of {repeat} runs of {seconds:.0f} s (1 kHz wrench + 500 Hz joints)')
+    print(f'{"mode":<24}' + ''.join(f'{title:>13}' for _, title in COLUMNS))
+    for mode, results in runs.items():
+        cells = (statistics.median(r[key] for r in results) for key, _ in COLUMNS)
+        print(f'{mode:<24}' + ''.join(f'{cell:>13.2f}' for cell in cells))
 
 
 def main():
     """Parse arguments and run."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     parser.add_argument('--seconds', type=float, default=10.0)
-    asyncio.run(run(parser.parse_args().seconds))
+    parser.add_argument('--ingest', choices=['raw', 'objects'], default='raw')
+    parser.add_argument('--executor', choices=['single', 'multi', 'events'], default='events')
+    parser.add_argument('--depth', type=int, default=0,
+                        help='sensor QoS depth (0: the backend default, 50)')
+    parser.add_argument('--json', action='store_true', help='print one JSON line')
+    parser.add_argument('--compare', action='store_true', help='every mode, medians')
+    parser.add_argument('--repeat', type=int, default=3)
+    args = parser.parse_args()
+    if args.compare:
+        compare(args.seconds, args.repeat)
+        return
+    result = asyncio.run(run(args.seconds, args.ingest, args.executor, args.depth))
+    if args.json:
+        print(json.dumps(result))
+    else:
+        report(result, args.seconds)
 
 
 if __name__ == '__main__':

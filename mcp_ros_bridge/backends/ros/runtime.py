@@ -25,10 +25,18 @@ from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
 from rclpy.signals import SignalHandlerOptions
 
 
-def qos_from_name(name: str | None, depth: int = 10) -> QoSProfile:
-    """Return a QoS profile for ``sensor_data`` (default), ``reliable`` or ``transient_local``."""
+def qos_from_name(name: str | None, depth: int = 10,
+                  sensor_depth: int | None = None) -> QoSProfile:
+    """
+    Return a QoS profile for ``sensor_data`` (default), ``reliable`` or ``transient_local``.
+
+    ``sensor_depth`` overrides the history depth of ``sensor_data`` (5 in rclpy).
+    """
     if name in (None, '', 'sensor_data'):
-        return qos_profile_sensor_data
+        if sensor_depth is None:
+            return qos_profile_sensor_data
+        return QoSProfile(depth=sensor_depth, reliability=qos_profile_sensor_data.reliability,
+                          durability=qos_profile_sensor_data.durability)
     if name == 'reliable':
         return QoSProfile(depth=depth, reliability=ReliabilityPolicy.RELIABLE)
     if name == 'transient_local':
@@ -41,20 +49,22 @@ class RosRuntime:
     """
     One node in a private context, spun on a background thread.
 
-    ``executor='single'`` (default) uses a ``SingleThreadedExecutor``: every
-    callback of this node only copies data or hands a future to asyncio, so one
-    thread suffices, and it ingests 1 kHz wrench + 500 Hz joint states without
-    drops at about half the CPU of ``'multi'`` (a ``MultiThreadedExecutor``),
-    which dropped about half the wrench samples in bench/bench_ros_ingest.py.
-    Action and service clients use a ``ReentrantCallbackGroup`` either way.
+    ``executor='single'`` (default) uses a ``SingleThreadedExecutor``, about
+    300-350 us of CPU per sensor message (53 % of a core at 1 kHz wrench +
+    500 Hz joint states in bench/bench_ros_ingest.py); ``'multi'`` (a
+    ``MultiThreadedExecutor``) cannot keep up at all (54 Hz of 1000 received).
+    ``'events'`` uses rclpy's C++ ``rclpy.experimental.EventsExecutor``, spun in
+    bounded steps (see :func:`_spin_events`): about 100 us per message (15 %)
+    with raw subscriptions, every sample received. Action and service clients
+    use a ``ReentrantCallbackGroup`` in every case.
     """
 
     def __init__(self, node_name: str, namespace: str = '',
                  ros_args: list[str] | None = None, executor: str = 'single',
                  num_threads: int = 2) -> None:
         """Remember the node settings; nothing starts before :meth:`start`."""
-        if executor not in ('single', 'multi'):
-            raise ValueError(f'executor must be single or multi, not {executor!r}')
+        if executor not in ('single', 'multi', 'events'):
+            raise ValueError(f'executor must be single, multi or events, not {executor!r}')
         self._node_name, self._namespace = node_name, namespace
         self._ros_args = list(ros_args or [])
         self._kind, self._num_threads = executor, num_threads
@@ -62,6 +72,8 @@ class RosRuntime:
         self.node: Node | None = None
         self.executor: Any = None
         self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._steps: list = []  # the future that ends the current events-executor step
         self.clients_group = ReentrantCallbackGroup()
 
     @property
@@ -78,13 +90,18 @@ class RosRuntime:
         rclpy.init(args=args, context=self.context,
                    signal_handler_options=SignalHandlerOptions.NO)
         self.node = Node(self._node_name, namespace=self._namespace, context=self.context)
+        spin: Any = _spin_until_shutdown
         if self._kind == 'multi':
             self.executor = MultiThreadedExecutor(num_threads=self._num_threads,
                                                   context=self.context)
+        elif self._kind == 'events':
+            from rclpy.experimental import EventsExecutor
+            self.executor, spin = EventsExecutor(context=self.context), _spin_events
         else:
             self.executor = SingleThreadedExecutor(context=self.context)
         self.executor.add_node(self.node)
-        self._thread = threading.Thread(target=_spin_until_shutdown, args=(self.executor,),
+        self._stop.clear()
+        self._thread = threading.Thread(target=spin, args=(self.executor, self._stop, self._steps),
                                         name='ros-executor', daemon=True)
         self._thread.start()
         return self.node
@@ -97,6 +114,12 @@ class RosRuntime:
         """Stop the executor, join its thread, destroy the node, shut the context down."""
         if self.context is None:
             return
+        self._stop.set()
+        if self._kind == 'events':
+            for step in list(self._steps):
+                if not step.done():
+                    step.set_result(None)  # end the current bounded spin now
+            self._thread.join(timeout=5.0)
         self.executor.remove_node(self.node)
         self.executor.shutdown(timeout_sec=2.0)
         self._thread.join(timeout=5.0)
@@ -111,11 +134,34 @@ class RosRuntime:
         self.context = None
 
 
-def _spin_until_shutdown(executor: Any) -> None:
+def _spin_until_shutdown(executor: Any, stop: threading.Event, steps: list) -> None:
     try:
         executor.spin()
     except (ExternalShutdownException, KeyboardInterrupt):
         pass
+
+
+def _spin_events(executor: Any, stop: threading.Event, steps: list) -> None:
+    """
+    Spin an ``EventsExecutor`` in bounded steps until ``stop`` is set.
+
+    Its unbounded ``spin()`` (rclpy 7.1.6) misbehaves on a background thread:
+    no callback ever runs, and a later ``remove_node`` blocks for ever on a
+    mutex inside ``_rclpy_pybind11`` that the DDS listener thread also waits
+    for. Bounded spins work (every message arrives, shutdown is clean).
+    ``spin_until_future_complete`` with a timeout runs every ready callback in
+    C++ without coming back to Python (``spin_once`` returns after each one);
+    a fresh future per step, because each call adds a done callback to it.
+    :meth:`RosRuntime.shutdown` completes the current future to end the step.
+    """
+    from rclpy.task import Future
+    while not stop.is_set() and executor.context.ok():
+        step = Future()
+        steps[:] = [step]
+        try:
+            executor.spin_until_future_complete(step, timeout_sec=0.5)
+        except (ExternalShutdownException, KeyboardInterrupt):
+            return
 
 
 def bridge_future(ros_future: Any, loop: asyncio.AbstractEventLoop) -> asyncio.Future:
