@@ -82,8 +82,8 @@ def description(tools: types.ListToolsResult, name: str = 'get_joint_states') ->
     return next(t.description for t in tools.tools if t.name == name)
 
 
-async def test_legacy_client_gets_list_changed_and_sees_the_edit(tmp_path: Any) -> None:
-    """Edit a description → notifications/tools/list_changed → list_tools shows it."""
+def list_changed_recorder() -> tuple[list[Any], anyio.Event, Any]:
+    """Return (notifications seen, an event set on the first, the client message handler)."""
     notes: list[Any] = []
     changed = anyio.Event()
 
@@ -91,6 +91,13 @@ async def test_legacy_client_gets_list_changed_and_sees_the_edit(tmp_path: Any) 
         if isinstance(message, types.ToolListChangedNotification):
             notes.append(message)
             changed.set()
+
+    return notes, changed, on_message
+
+
+async def test_legacy_client_gets_list_changed_and_sees_the_edit(tmp_path: Any) -> None:
+    """Edit a description → notifications/tools/list_changed → list_tools shows it."""
+    notes, changed, on_message = list_changed_recorder()
 
     async with watched(tmp_path) as (bridge, watcher, cfg), \
             Client(bridge.server, mode='legacy', message_handler=on_message) as client:
@@ -121,13 +128,7 @@ async def test_modern_client_listen_gets_tools_list_changed(tmp_path: Any) -> No
 async def test_broken_edit_keeps_the_old_list(tmp_path: Any, broken: tuple[str, str],
                                               line_hint: str) -> None:
     """A broken edit: no notification, the old list stays, last_error names file and line."""
-    notes: list[Any] = []
-    changed = anyio.Event()
-
-    async def on_message(message: Any) -> None:
-        if isinstance(message, types.ToolListChangedNotification):
-            notes.append(message)
-            changed.set()
+    notes, changed, on_message = list_changed_recorder()
 
     async with watched(tmp_path) as (bridge, watcher, cfg), \
             Client(bridge.server, mode='legacy', message_handler=on_message) as client:
