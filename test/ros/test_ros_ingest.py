@@ -81,12 +81,14 @@ async def test_every_executor_and_ingest_mode_on_real_dds(executor, ingest):
     backend = RosBackend(config, node_name='bridge_ingest')
     await backend.start()
     try:
-        assert await backend.wait_for_sensors(5.0) == []
+        # Generous bounds: the multi-threaded executor receives only ~50 Hz on a busy 2-core
+        # machine (see bench/bench_ros_ingest.py --compare); the test checks data, not speed.
+        assert await backend.wait_for_sensors(20.0) == []
         wrench = backend._parts['wrench']
         done, loop = asyncio.Event(), asyncio.get_running_loop()
         wrench.watcher = lambda _: (loop.call_soon_threadsafe(done.set)
                                     if wrench.count >= 50 else None)
-        await asyncio.wait_for(done.wait(), 5.0)
+        await asyncio.wait_for(done.wait(), 20.0)
         samples = await backend.wrench_samples(50)
         assert samples.samples[-1][:3] == (1.0, 2.0, 3.0)
         assert samples.frame_id == config.ft_frame and list(samples.stamps) == \
