@@ -45,7 +45,7 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
         'ee_pose_source': {'enum': ['fk', 'tf']},
         'distro': {'enum': ['auto', 'humble', 'jazzy']},
         'executor': {'enum': ['single', 'multi', 'events']},
-        'sensor_ingest': {'enum': ['raw', 'message']},
+        'sensor_ingest': {'enum': ['raw', 'objects']},
         'sensor_qos_depth': {'type': 'integer', 'minimum': 1, 'maximum': 1000},
         'force_guard': {'enum': ['required', 'off']},
         'gripper_position_scale': _POS,

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 import logging
 import os
 import socket
-from typing import Any
 
 from mcp.server.stdio import stdio_server
 from mcp_ros_bridge.backends import make_backend
@@ -92,7 +91,6 @@ async def serve(options: ServeOptions, backend: RobotBackend | None = None) -> N
         stack.push_async_callback(backend.close)
         stack.callback(bridge.pipeline.audit.close)
         stack.callback(bridge.close)
-        watcher_task = None
         if options.watch:
             watcher = CatalogWatcher(bridge.catalog.config_dir, options.lang,
                                      bridge.install_catalog)
@@ -106,7 +104,6 @@ async def serve(options: ServeOptions, backend: RobotBackend | None = None) -> N
                 await bridge.server.run(read, write,
                                         bridge.server.create_initialization_options())
             # stdio EOF: the client is gone; the exit stack stops the robot (deadman).
-        _ = watcher_task
 
 
 def run(options: ServeOptions, backend: RobotBackend | None = None) -> int:
@@ -116,8 +113,3 @@ def run(options: ServeOptions, backend: RobotBackend | None = None) -> int:
     except KeyboardInterrupt:
         return 0
     return 0
-
-
-def describe(options: ServeOptions) -> dict[str, Any]:
-    """Summarise options for logs, without secrets."""
-    return {k: v for k, v in vars(options).items() if k != 'token_file'}
