@@ -19,6 +19,7 @@ import time
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from mcp_ros_bridge.contract.errors import subschema
 
 MAX_DEPTH = 16
 MAX_STRING = 4096
@@ -193,7 +194,7 @@ def mutate(schema: dict[str, Any], args: dict[str, Any], rng: random.Random) -> 
     if op == 'drop_required':
         candidates = []
         for where in objects:
-            sub = schema if not where else _sub(schema, where)
+            sub = schema if not where else subschema(schema, where)
             target = _at(args, where)
             for r in (sub or {}).get('required', []):
                 if r in target:
@@ -225,19 +226,6 @@ def mutate(schema: dict[str, Any], args: dict[str, Any], rng: random.Random) -> 
     parent = _parent(args, path)
     parent[path[-1]] = rng.choice([1e3, -1e3, 2.0, -2.0, 0, 1e-9]) * rng.choice([1, 1000])
     return FuzzCall(args, 'out_of_range', str(path[0]))
-
-
-def _sub(schema: dict[str, Any], path: tuple[Any, ...]) -> dict[str, Any] | None:
-    cur: Any = schema
-    for part in path:
-        if isinstance(part, str):
-            cur = cur.get('properties', {}).get(part)
-        else:
-            prefix = cur.get('prefixItems')
-            cur = prefix[part] if prefix and part < len(prefix) else cur.get('items')
-        if not isinstance(cur, dict):
-            return None
-    return cur
 
 
 def generate(schema: dict[str, Any], rng: random.Random, serial: int) -> FuzzCall:
