@@ -181,9 +181,10 @@ def example_value(schema: dict[str, Any]) -> Any:
     return None
 
 
-def validation_error_text(tool: str, problems: list[Problem], schema: dict[str, Any],
+def validation_error_text(tool: str, problems: list[Problem], validator: ArgumentValidator,
                           returns: str) -> str:
-    """Compose the isError text for invalid arguments."""
+    """Compose the isError text for invalid arguments (the tool's compiled validator)."""
+    schema = validator.schema
     lines = [f'Invalid arguments for {tool}; nothing was executed.']
     lines += [f'- {_what_was_wrong(p, schema)}' for p in problems[:5]]
     example = example_args(schema)
@@ -192,7 +193,7 @@ def validation_error_text(tool: str, problems: list[Problem], schema: dict[str, 
         top = p.path[0] if p.path else None
         if isinstance(top, str) and top in props and top not in example:
             example[top] = example_value(props[top])
-    if ArgumentValidator(schema).problems(example):
+    if validator.problems(example):
         example = example_args(schema)
     lines.append(f'Valid example: {tool}({json.dumps(example, separators=(", ", ": "))})')
     if returns:

@@ -121,9 +121,10 @@ class CallPipeline:
         if not isinstance(args, dict):
             return error_result(not_an_object_text(spec.name, args), 'INVALID_ARGUMENTS')
         kind = KINDS[spec.kind]
-        problems = self.validator(spec).problems(args)
+        validator = self.validator(spec)
+        problems = validator.problems(args)
         if problems:
-            text = validation_error_text(spec.name, problems, spec.input_schema, kind.returns)
+            text = validation_error_text(spec.name, problems, validator, kind.returns)
             return error_result(text, 'INVALID_ARGUMENTS',
                                 {'fields': [problem_field(p) for p in problems]})
         args = fill_defaults(spec.input_schema, args)
