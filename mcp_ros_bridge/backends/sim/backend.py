@@ -11,16 +11,7 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
-import mujoco
-import numpy as np
-
-from .execution import Runner
-from .frames import express, frame_in_world, to_world
-from .gripper import Grasp, Release
-from .mjcf import ARM_JOINTS, CAMERAS, FINGER_JOINTS, OBJECTS
-from .motion import ArmMotion
-from .planning import Planner
-from .port_types import (
+from mcp_ros_bridge.backends.port import (
     BackendError,
     BackendInfo,
     CartesianGoal,
@@ -34,9 +25,18 @@ from .port_types import (
     PoseGoal,
     ProgressFn,
     ReleaseGoal,
-    RobotConfig,
     WrenchSamples,
 )
+from mcp_ros_bridge.catalog.robot import RobotConfig
+import mujoco
+import numpy as np
+
+from .execution import Runner
+from .frames import express, frame_in_world, to_world
+from .gripper import Grasp, Release
+from .mjcf import ARM_JOINTS, CAMERAS, FINGER_JOINTS, OBJECTS
+from .motion import ArmMotion
+from .planning import Planner
 from .render import MAX_H, MAX_W, SceneRenderer
 from .results import grip_result, motion_result, path_deviation, ros_only
 from .watchdog import ContactGuard

@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from .port_types import BackendError, ProgressFn
+from mcp_ros_bridge.backends.port import BackendError, ProgressFn
+
 from .world import Task, World
 
 

@@ -7,10 +7,10 @@ model. Poses are ``(position, quaternion wxyz)`` numpy pairs.
 
 from __future__ import annotations
 
+from mcp_ros_bridge.backends.port import BackendError
 import mujoco
 import numpy as np
 
-from .port_types import BackendError
 
 WORLD = ('world', '')
 

@@ -12,6 +12,7 @@ import itertools
 import math
 import threading
 
+from mcp_ros_bridge.backends.port import BackendError, MotionLimits
 import mujoco
 import numpy as np
 
@@ -19,7 +20,6 @@ from . import trajectory
 from .frames import compose, frame_in_world, inverse
 from .kinematics import Collision, Kinematics, quat_error
 from .mjcf import DDQ_MAX, DQ_MAX
-from .port_types import BackendError, MotionLimits
 
 RIGID_TO_TCP = ('panda_hand_tcp', 'panda_hand', 'panda_link8', 'panda_ft_sensor')
 PATH_CLEARANCE_M = 0.003

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from mcp_ros_bridge.backends.port import BackendError, GripResult, MotionResult, Pose
 import numpy as np
 
 from .kinematics import quat_error
-from .port_types import BackendError, GripResult, MotionResult, Pose
 
 
 def motion_result(raw: dict[str, Any], pose: Pose, joints: Mapping[str, float],
