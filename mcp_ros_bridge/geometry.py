@@ -8,7 +8,6 @@ from typing import Any
 from mcp_ros_bridge.backends.port import Pose
 import numpy as np
 from transforms3d.euler import euler2quat, quat2euler
-from transforms3d.quaternions import qinverse, qmult
 
 
 def rpy_deg_to_quat(roll: float, pitch: float, yaw: float) -> tuple[float, float, float, float]:
@@ -21,12 +20,6 @@ def quat_to_rpy_deg(q: tuple[float, float, float, float]) -> tuple[float, float,
     """Return fixed-axis roll/pitch/yaw in degrees of a (w, x, y, z) quaternion."""
     r, p, y = quat2euler(np.asarray(q, dtype=float), 'sxyz')
     return (math.degrees(r), math.degrees(p), math.degrees(y))
-
-
-def angle_between(q1: tuple[float, ...], q2: tuple[float, ...]) -> float:
-    """Return the rotation angle in radians between two unit quaternions."""
-    d = qmult(qinverse(np.asarray(q1, dtype=float)), np.asarray(q2, dtype=float))
-    return float(2.0 * math.atan2(np.linalg.norm(d[1:]), abs(d[0])))
 
 
 def pose_to_dict(pose: Pose) -> dict[str, Any]:
