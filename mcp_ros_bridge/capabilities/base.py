@@ -44,7 +44,6 @@ class Kind:
     annotations: Mapping[str, bool]
     motion: bool = False
     preempts: bool = False
-    summary: str = ''
     returns: str = ''
 
 

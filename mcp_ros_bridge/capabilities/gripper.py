@@ -58,9 +58,9 @@ async def run_release(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 KINDS = [
     Kind('grasp', run_grasp, GRIP_OUTPUT,
          frozenset({'force_n', 'strategy', 'timeout_s', 'idempotency_key'}), MOTION,
-         motion=True, summary='force-controlled grasp',
+         motion=True,
          returns='the finger gap (m), the measured grip force (N) and whether an object is held'),
     Kind('release', run_release, GRIP_OUTPUT, frozenset({'width_m', 'idempotency_key'}),
-         MOTION, motion=True, summary='open the gripper',
+         MOTION, motion=True,
          returns='the reached finger gap (m)'),
 ]

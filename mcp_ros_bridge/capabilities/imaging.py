@@ -26,5 +26,5 @@ async def run_capture_image(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
 
 KINDS = [Kind('capture_image', run_capture_image, IMAGE_OUTPUT, frozenset({'width_px'}),
-              READ_ONLY, summary='camera image',
+              READ_ONLY,
          returns='a PNG image of the scene')]

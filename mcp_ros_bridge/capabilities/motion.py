@@ -133,17 +133,13 @@ _MOTION_PARAMS = frozenset({'velocity_scaling', 'idempotency_key'})
 KINDS = [
     Kind('move_to_pose', run_move_to_pose, MOTION_OUTPUT,
          _MOTION_PARAMS | {'position', 'orientation'}, MOTION, motion=True,
-         summary='plan and execute a pose goal',
          returns='the reached pose (m, deg) and its position error (mm)'),
     Kind('move_to_joints', run_move_to_joints, MOTION_OUTPUT,
          _MOTION_PARAMS | {'positions'}, MOTION, motion=True,
-         summary='plan and execute a joint goal',
          returns='the reached joint angles (rad)'),
     Kind('cartesian_path', run_cartesian_path, MOTION_OUTPUT,
          _MOTION_PARAMS | {'waypoints', 'min_fraction'}, MOTION, motion=True,
-         summary='straight-line path through waypoints',
          returns='the achieved path fraction and the final pose'),
     Kind('stop', run_stop, STOP_OUTPUT, frozenset(), STOP, preempts=True,
-         summary='cancel motion and hold',
          returns='whether a motion was stopped'),
 ]

@@ -105,14 +105,12 @@ async def run_action(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
 KINDS = [
     Kind('ros_topic', run_topic, RESULT_OUTPUT, frozenset({'*'}), READ_ONLY,
-         summary='latest message of a declared topic',
          returns='the latest message of the declared topic'),
     Kind('ros_service', run_service, RESULT_OUTPUT, frozenset({'*'}),
          {'readOnlyHint': False, 'destructiveHint': True, 'idempotentHint': False,
-          'openWorldHint': True}, summary='call a declared service',
+          'openWorldHint': True},
          returns='the service response'),
     Kind('ros_action', run_action, RESULT_OUTPUT, frozenset({'*'}), MOTION, motion=True,
-         summary='goal to a declared action',
          returns='the action status and result'),
 ]
 

@@ -100,15 +100,14 @@ async def run_read_object_pose(ctx: CallContext, args: dict[str, Any]) -> Outcom
 
 KINDS = [
     Kind('read_wrench', run_read_wrench, WRENCH_OUTPUT,
-         frozenset({'filter', 'axes', 'window'}), READ_ONLY, summary='wrist F/T',
+         frozenset({'filter', 'axes', 'window'}), READ_ONLY,
          returns='the filtered forces (N) and torques (Nm) with the sample age'),
     Kind('read_joints', run_read_joints, JOINTS_OUTPUT, frozenset({'include_gripper'}),
-         READ_ONLY, summary='joint states',
+         READ_ONLY,
          returns='joint positions, velocities and efforts with the sample age'),
     Kind('read_ee_pose', run_read_ee_pose, POSE_OUTPUT, frozenset(), READ_ONLY,
-         summary='end-effector pose',
          returns='the gripper pose (m, deg, quaternion)'),
     Kind('read_object_pose', run_read_object_pose, OBJECT_OUTPUT, frozenset({'object'}),
-         READ_ONLY, summary='object pose',
+         READ_ONLY,
          returns='the object pose (m, deg)'),
 ]
