@@ -46,11 +46,13 @@ def echo_server() -> Any:
 def bridge_server() -> Any:
     """Return the bridge's SDK server on the recording backend double."""
     from doubles import RecordingBackend
+    from mcp_ros_bridge.capabilities import KINDS
     from mcp_ros_bridge.catalog.loader import load_catalog
     from mcp_ros_bridge.server.audit import AuditLog
     from mcp_ros_bridge.server.bridge import BridgeServer
     from mcp_ros_bridge.server.calls import CallSettings
-    bridge = BridgeServer(load_catalog(os.path.join(REPO, 'config')), RecordingBackend(),
+    catalog = load_catalog(os.path.join(REPO, 'config'), kinds=KINDS)
+    bridge = BridgeServer(catalog, RecordingBackend(),
                           CallSettings(), AuditLog(None))
     return bridge.server
 

@@ -61,11 +61,12 @@ async def run(calls: int, warmup: int, hz: float) -> None:
     from bench_latency import pct
     from mcp_ros_bridge.backends.ros import RosBackend
     from mcp_ros_bridge.backends.sim import SimBackend
+    from mcp_ros_bridge.capabilities import KINDS
     from mcp_ros_bridge.catalog.loader import load_catalog
     from mcp_ros_bridge.server.bridge import BridgeServer
     from mcp_ros_bridge.server.calls import CallSettings
     import ros_support
-    catalog = load_catalog(os.path.join(REPO, 'config'))
+    catalog = load_catalog(os.path.join(REPO, 'config'), kinds=KINDS)
     ros_config = ros_support.robot_config(max_age_s=0.5)  # unique topic names
     spawn = multiprocessing.get_context('spawn')
     ready, stop = spawn.Event(), spawn.Event()

@@ -56,10 +56,12 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _tools(config_dir: str, lang: str, backend: str) -> int:
+    from mcp_ros_bridge.capabilities import KINDS
     from mcp_ros_bridge.catalog.loader import load_catalog
     from mcp_ros_bridge.catalog.robot import default_config_dir
     from mcp_ros_bridge.server.bridge import tool_model
-    catalog = load_catalog(config_dir or default_config_dir(), lang).for_backend(backend)
+    catalog = load_catalog(config_dir or default_config_dir(), lang, kinds=KINDS)
+    catalog = catalog.for_backend(backend)
     tools = [tool_model(t).model_dump(by_alias=True, mode='json', exclude_none=True)
              for t in catalog.tools]
     print(json.dumps({'tools': tools}, indent=2, ensure_ascii=False))
@@ -76,8 +78,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == 'tools':
             return _tools(args.config_dir, args.lang, args.backend)
         if args.command == 'lint':
+            from mcp_ros_bridge.capabilities import KINDS
             from mcp_ros_bridge.catalog.linter import main as lint_main
-            return lint_main([args.config] + (['--json'] if args.json else []))
+            return lint_main([args.config] + (['--json'] if args.json else []), KINDS)
         if args.command == 'demo':
             from mcp_ros_bridge.demo import run_demo
             return asyncio.run(run_demo(args.sim_speed, args.image))

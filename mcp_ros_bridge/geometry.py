@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 import math
-from typing import Any
+from typing import Any, Protocol
 
-from mcp_ros_bridge.backends.port import Pose
 import numpy as np
 from transforms3d.euler import euler2quat, quat2euler
+
+
+class PoseLike(Protocol):
+    """What the pose helpers read: position (m) and (w, x, y, z) quaternion in ``frame_id``."""
+
+    @property
+    def frame_id(self) -> str:
+        """Return the frame the pose is expressed in."""
+
+    @property
+    def position(self) -> Sequence[float]:
+        """Return x, y, z in metres."""
+
+    @property
+    def orientation(self) -> Sequence[float]:
+        """Return the (w, x, y, z) quaternion."""
 
 
 def rpy_deg_to_quat(roll: float, pitch: float, yaw: float) -> tuple[float, float, float, float]:
@@ -16,13 +32,13 @@ def rpy_deg_to_quat(roll: float, pitch: float, yaw: float) -> tuple[float, float
     return tuple(float(v) for v in q)  # type: ignore[return-value]
 
 
-def quat_to_rpy_deg(q: tuple[float, float, float, float]) -> tuple[float, float, float]:
+def quat_to_rpy_deg(q: Sequence[float]) -> tuple[float, float, float]:
     """Return fixed-axis roll/pitch/yaw in degrees of a (w, x, y, z) quaternion."""
     r, p, y = quat2euler(np.asarray(q, dtype=float), 'sxyz')
     return (math.degrees(r), math.degrees(p), math.degrees(y))
 
 
-def pose_to_dict(pose: Pose) -> dict[str, Any]:
+def pose_to_dict(pose: PoseLike) -> dict[str, Any]:
     """Render a pose for structured output: metres, degrees and the quaternion."""
     r, p, y = quat_to_rpy_deg(pose.orientation)
     w, qx, qy, qz = pose.orientation
@@ -36,7 +52,7 @@ def pose_to_dict(pose: Pose) -> dict[str, Any]:
     }
 
 
-def describe_pose(pose: Pose) -> str:
+def describe_pose(pose: PoseLike) -> str:
     """Return a one-line human summary of a pose."""
     d = pose_to_dict(pose)
     p, o = d['position_m'], d['orientation_deg']

@@ -11,12 +11,11 @@ from __future__ import annotations
 import argparse
 from dataclasses import asdict
 import json
-import sys
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog import lint_model as model, lint_rules as rules
+from mcp_ros_bridge.catalog.kinds import KindRegistry, KindShape
 from mcp_ros_bridge.catalog.lint_model import Finding, Report, RULES
 from mcp_ros_bridge.catalog.loader import (
     ConfigError,
@@ -38,9 +37,13 @@ def _load_finding(exc: ConfigError) -> Finding:
                    'fix the file at that line so it loads (the message says what is expected)')
 
 
-def _tool_entry(raw: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+def _kind_of(raw: dict[str, Any], kinds: KindRegistry) -> KindShape | None:
+    return kinds.get(raw['kind']) if isinstance(raw.get('kind'), str) else None
+
+
+def _tool_entry(raw: dict[str, Any], schema: dict[str, Any],
+                kind: KindShape | None) -> dict[str, Any]:
     """Approximate the tools/list entry of a tool that did not load completely."""
-    kind = KINDS.get(raw.get('kind'))
     annotations = dict(kind.annotations) if kind else {}
     annotations.update({'title': raw.get('title')} | dict(raw.get('annotations') or {}))
     return {'name': raw.get('name'), 'title': raw.get('title'),
@@ -51,15 +54,15 @@ def _tool_entry(raw: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _lint_tool(report: Report, i: int, raw: dict[str, Any], robot: RobotConfig,
-               robot_data: Any) -> dict[str, Any] | None:
+               robot_data: Any, kinds: KindRegistry) -> dict[str, Any] | None:
     """Apply every per-tool rule; return the resolved input schema when it resolved."""
     name = raw['name'] if isinstance(raw.get('name'), str) else f'tools[{i}]'
     base = ('tools', i)
     rules.check_description(report, i, name, raw.get('description'))
-    kind = KINDS.get(raw.get('kind')) if isinstance(raw.get('kind'), str) else None
+    kind = _kind_of(raw, kinds)
     if kind is None and 'kind' in raw:
         report.add('unknown-kind', name, base, ('kind',), f"unknown kind {raw['kind']!r}",
-                   f"use one of {', '.join(sorted(KINDS))}")
+                   f"use one of {', '.join(sorted(kinds))}")
     try:
         resolve_refs(raw.get('binding') or {}, robot_data, report.doc, base + ('binding',))
         schema = resolve_refs(raw.get('input'), robot_data, report.doc, base + ('input',))
@@ -104,8 +107,8 @@ def _covered(report: Report, line: int | None, path: tuple[Any, ...] | None = No
                for f, where in report.items)
 
 
-def lint_config(config_dir: str) -> list[Finding]:
-    """Lint ``robot.yaml`` + ``tools.yaml`` in ``config_dir``; return all findings."""
+def lint_config(config_dir: str, kinds: KindRegistry) -> list[Finding]:
+    """Lint ``robot.yaml`` + ``tools.yaml`` in ``config_dir`` for the kind registry ``kinds``."""
     try:
         robot, robot_doc = load_robot(config_dir)
         doc = read_config_file(config_dir, TOOLS_FILE)
@@ -118,8 +121,9 @@ def lint_config(config_dir: str) -> list[Finding]:
     entries = []
     for i, raw in enumerate(raw_tools):
         if isinstance(raw, dict):
-            schema = _lint_tool(report, i, raw, robot, robot_doc.data)
-            entries.append(_tool_entry(raw, schema if schema is not None else {}))
+            schema = _lint_tool(report, i, raw, robot, robot_doc.data, kinds)
+            entries.append(_tool_entry(raw, schema if schema is not None else {},
+                                       _kind_of(raw, kinds)))
     fmt = Report(doc)
     for err in sorted(Draft202012Validator(TOOLS_SCHEMA).iter_errors(doc.data),
                       key=lambda e: list(map(str, e.absolute_path))):
@@ -131,7 +135,7 @@ def lint_config(config_dir: str) -> list[Finding]:
                     'follow the tools.yaml format described at the top of the shipped file')
     report.items.extend(fmt.items)
     try:
-        catalog = load_catalog(config_dir)
+        catalog = load_catalog(config_dir, kinds=kinds)
         entries = [{'name': t.name, 'title': t.title, 'description': t.description,
                     'inputSchema': t.input_schema, 'outputSchema': t.output_schema,
                     'annotations': t.annotations} for t in catalog.tools]
@@ -188,7 +192,7 @@ def format_findings(findings: list[Finding]) -> str:
     return '\n'.join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None, kinds: KindRegistry) -> int:
     """Run ``mcp-ros-bridge lint [CONFIG_DIR] [--json]``; return 1 when errors were found."""
     parser = argparse.ArgumentParser(
         prog='mcp-ros-bridge lint',
@@ -200,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
                         help='directory with robot.yaml and tools.yaml (default: the shipped)')
     parser.add_argument('--json', action='store_true', help='print the findings as JSON')
     args = parser.parse_args(argv)
-    findings = lint_config(args.config_dir or default_config_dir())
+    findings = lint_config(args.config_dir or default_config_dir(), kinds)
     if args.json:
         print(json.dumps({'findings': [asdict(f) for f in findings],
                           'summary': counts(findings) | {'tokens': token_estimate(findings)}},
@@ -208,7 +212,3 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(format_findings(findings))
     return 1 if any(f.severity == 'error' for f in findings) else 0
-
-
-if __name__ == '__main__':
-    sys.exit(main())

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from mcp_ros_bridge.capabilities import KINDS
+from mcp_ros_bridge.catalog.kinds import KindRegistry
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.catalog.schemas import ROBOT_SCHEMA, TOOLS_SCHEMA
 from mcp_ros_bridge.catalog.yaml_lines import ConfigError, format_path, load_yaml, LoadedYaml
@@ -180,8 +180,12 @@ def load_robot(config_dir: str) -> tuple[RobotConfig, LoadedYaml]:
     return RobotConfig.from_dict(doc.data), doc
 
 
-def load_catalog(config_dir: str, lang: str = 'en') -> Catalog:
-    """Load both files; raise :class:`ConfigError` naming file, line and path."""
+def load_catalog(config_dir: str, lang: str = 'en', *, kinds: KindRegistry) -> Catalog:
+    """
+    Load both files; raise :class:`ConfigError` naming file, line and path.
+
+    ``kinds`` is the capability registry the tools' ``kind`` names refer to.
+    """
     robot, robot_doc = load_robot(config_dir)
     doc = read_config_file(config_dir, TOOLS_FILE)
     _raise_first(_schema_errors(doc, TOOLS_SCHEMA, 'tools.yaml'))
@@ -192,10 +196,10 @@ def load_catalog(config_dir: str, lang: str = 'en') -> Catalog:
         if raw['name'] in seen:
             raise doc.error(base + ('name',), f"duplicate tool name {raw['name']!r}")
         seen.add(raw['name'])
-        kind = KINDS.get(raw['kind'])
+        kind = kinds.get(raw['kind'])
         if kind is None:
             raise doc.error(base + ('kind',), f"unknown kind {raw['kind']!r}; expected one of "
-                            f"{', '.join(sorted(KINDS))}")
+                            f"{', '.join(sorted(kinds))}")
         schema = resolve_refs(raw['input'], robot_doc.data, doc, base + ('input',))
         meta_errors = list(Draft202012Validator(Draft202012Validator.META_SCHEMA)
                            .iter_errors(schema))

@@ -10,8 +10,9 @@ import os
 import socket
 
 from mcp.server.stdio import stdio_server
-from mcp_ros_bridge.backends import make_backend
+from mcp_ros_bridge.backends.factory import make_backend
 from mcp_ros_bridge.backends.port import RobotBackend
+from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.loader import load_catalog
 from mcp_ros_bridge.catalog.robot import default_config_dir
 from mcp_ros_bridge.server.audit import AuditLog
@@ -57,7 +58,7 @@ async def build(options: ServeOptions, backend: RobotBackend | None = None
                 ) -> tuple[BridgeServer, RobotBackend]:
     """Load the catalog, create and start the backend, and build the server."""
     config_dir = options.config_dir or default_config_dir()
-    catalog = load_catalog(config_dir, options.lang)
+    catalog = load_catalog(config_dir, options.lang, kinds=KINDS)
     if backend is None:
         backend = make_backend(options.backend, catalog.robot, sim_speed=options.sim_speed)
     await backend.start()

@@ -24,11 +24,11 @@ from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
 from mcp_ros_bridge.contract.errors import not_an_object_text, validation_error_text
 from mcp_ros_bridge.contract.results import backend_error_result, error_result, outcome_result
 from mcp_ros_bridge.contract.validation import ArgumentValidator, fill_defaults, problem_field
+from mcp_ros_bridge.safety.approval import Denied, plan_summary, request_approval
 from mcp_ros_bridge.safety.arbiter import BusyError, MotionArbiter
 from mcp_ros_bridge.safety.envelope import EnvelopedBackend
 from mcp_ros_bridge.safety.idempotency import IdempotencyCache, KeyReuseError
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
-from mcp_ros_bridge.server.approval import Denied, plan_summary, request_approval
 from mcp_ros_bridge.server.audit import AuditLog
 import mcp_types as types
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS

@@ -8,6 +8,7 @@ import logging
 import os
 import signal
 
+from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.loader import Catalog, load_catalog, ROBOT_FILE, TOOLS_FILE
 from mcp_ros_bridge.catalog.yaml_lines import ConfigError
 
@@ -43,7 +44,7 @@ class CatalogWatcher:
         """Reload once; return True when a changed catalog was installed."""
         self._stamp = _stamp(self.config_dir)
         try:
-            catalog = load_catalog(self.config_dir, self.lang)
+            catalog = load_catalog(self.config_dir, self.lang, kinds=KINDS)
         except ConfigError as exc:
             self.last_error = str(exc)
             log.error('config reload failed, keeping the last good catalog: %s', exc)

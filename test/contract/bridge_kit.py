@@ -9,6 +9,7 @@ import shutil
 from typing import Any
 
 from doubles import RecordingBackend
+from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.loader import load_catalog
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.bridge import BridgeServer
@@ -29,7 +30,7 @@ def make_bridge(config_dir: str = CONFIG_DIR, settings: CallSettings | None = No
                 ) -> tuple[BridgeServer, RecordingBackend]:
     """Build the server exactly as ``serve`` does, on a recording backend."""
     backend = backend or RecordingBackend()
-    bridge = BridgeServer(load_catalog(config_dir), backend,
+    bridge = BridgeServer(load_catalog(config_dir, kinds=KINDS), backend,
                           settings or CallSettings(motion_rate_per_s=1000.0, motion_burst=1000),
                           AuditLog(audit_path))
     return bridge, backend

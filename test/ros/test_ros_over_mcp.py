@@ -19,6 +19,7 @@ from typing import Any
 import anyio
 from mcp import Client
 from mcp_ros_bridge.backends.ros import RosBackend
+from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog import linter
 from mcp_ros_bridge.catalog.loader import load_catalog
 from mcp_ros_bridge.server.bridge import BridgeServer
@@ -127,7 +128,7 @@ class Rig:
     def __init__(self, config_dir: str, prefix: str) -> None:
         """Start the peer and its servers; :meth:`start` starts the bridge side."""
         self.prefix = prefix
-        self.catalog = load_catalog(config_dir)
+        self.catalog = load_catalog(config_dir, kinds=KINDS)
         self.config = self.catalog.robot
         self.peer = ros_support.Peer('mcp_peer')
         self.actions = fake_servers.FibonacciServers(self.peer, prefix)
@@ -213,14 +214,14 @@ async def wrench_filled(client: Client, window: int) -> None:
 
 def test_declared_tools_pass_the_catalog_linter(tmp_path, capsys):
     config_dir = write_config(str(tmp_path / 'config'), '/lint')
-    findings = linter.lint_config(config_dir)
+    findings = linter.lint_config(config_dir, KINDS)
     errors = [f for f in findings if f.severity == 'error']
     assert errors == []
-    assert linter.main([config_dir]) == 0
+    assert linter.main([config_dir], KINDS) == 0
     assert '0 error(s)' in capsys.readouterr().out
-    names = {t.name for t in load_catalog(config_dir).for_backend('ros').tools}
+    names = {t.name for t in load_catalog(config_dir, kinds=KINDS).for_backend('ros').tools}
     assert {'read_battery_state', 'add_one', 'fibonacci_ok'} <= names
-    assert 'fibonacci_ok' not in {t.name for t in load_catalog(config_dir)
+    assert 'fibonacci_ok' not in {t.name for t in load_catalog(config_dir, kinds=KINDS)
                                   .for_backend('sim').tools}
 
 

@@ -3,6 +3,7 @@
 import os
 import re
 
+from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.loader import ConfigError, load_catalog
 import pytest
 import yaml
@@ -43,7 +44,7 @@ def line_of(text, fragment):
 def load_error(config_dir):
     """Load and return the ConfigError it raises."""
     with pytest.raises(ConfigError) as info:
-        load_catalog(config_dir)
+        load_catalog(config_dir, kinds=KINDS)
     return info.value
 
 
@@ -54,7 +55,7 @@ def tool_index(name):
 
 
 def test_shipped_catalog_loads():
-    catalog = load_catalog(SHIPPED)
+    catalog = load_catalog(SHIPPED, kinds=KINDS)
     names = [t.name for t in catalog.tools]
     for required in ('move_arm_to_pose', 'move_arm_joints', 'plan_trajectory', GRASP,
                      'release_object', 'stop_arm', 'read_ft_sensor', 'get_joint_states',
@@ -150,7 +151,7 @@ def test_duplicate_tool_name(tmp_path):
 
 
 def test_robot_references_resolve():
-    catalog = load_catalog(SHIPPED)
+    catalog = load_catalog(SHIPPED, kinds=KINDS)
     robot = yaml.safe_load(shipped_text('robot.yaml'))
     force = catalog.get(GRASP).input_schema['properties']['force_n']
     assert force['maximum'] == robot['gripper']['max_force_n'] == catalog.robot.gripper_max_force_n
@@ -162,20 +163,20 @@ def test_robot_references_resolve():
 
 def test_robot_reference_follows_robot_yaml(tmp_path):
     robot = edit(shipped_text('robot.yaml'), 'max_force_n: 30.0', 'max_force_n: 22.5')
-    catalog = load_catalog(write_config(tmp_path, robot=robot))
+    catalog = load_catalog(write_config(tmp_path, robot=robot), kinds=KINDS)
     assert catalog.get(GRASP).input_schema['properties']['force_n']['maximum'] == 22.5
 
 
 def test_robot_reference_scale(tmp_path):
     tools = edit(shipped_text('tools.yaml'), 'maximum: {$robot: gripper.max_width_m}',
                  'maximum: {$robot: gripper.max_width_m, scale: 1000}')
-    catalog = load_catalog(write_config(tmp_path, tools=tools))
+    catalog = load_catalog(write_config(tmp_path, tools=tools), kinds=KINDS)
     assert catalog.get('release_object').input_schema['properties']['width_m']['maximum'] == 80
 
 
 def test_lang_zh_picks_chinese():
-    en = load_catalog(SHIPPED).get('move_arm_to_pose').description
-    zh = load_catalog(SHIPPED, lang='zh').get('move_arm_to_pose').description
+    en = load_catalog(SHIPPED, kinds=KINDS).get('move_arm_to_pose').description
+    zh = load_catalog(SHIPPED, lang='zh', kinds=KINDS).get('move_arm_to_pose').description
     assert en.startswith('Plan and execute') and not re.search(r'[\u4e00-\u9fff]', en)
     assert zh.startswith('规划并执行')
     # Folded lines are joined without the space YAML inserts between Chinese characters.
@@ -183,19 +184,19 @@ def test_lang_zh_picks_chinese():
 
 
 def test_lang_falls_back_to_english():
-    catalog = load_catalog(SHIPPED, lang='fr')
+    catalog = load_catalog(SHIPPED, lang='fr', kinds=KINDS)
     assert catalog.get('stop_arm').description.startswith('Cancel the running arm')
 
 
 def test_content_hash_changes_only_with_content(tmp_path):
-    shipped = load_catalog(SHIPPED).content_hash
-    assert load_catalog(SHIPPED).content_hash == shipped
+    shipped = load_catalog(SHIPPED, kinds=KINDS).content_hash
+    assert load_catalog(SHIPPED, kinds=KINDS).content_hash == shipped
     cosmetic = '# an extra comment\n' + shipped_text('tools.yaml').replace(
         '    version: 1.0.0\n    kind: stop\n', '    version: "1.0.0"\n    kind: stop\n')
     same = tmp_path / 'same'
     same.mkdir()
-    assert load_catalog(write_config(same, tools=cosmetic)).content_hash == shipped
+    assert load_catalog(write_config(same, tools=cosmetic), kinds=KINDS).content_hash == shipped
     changed = tmp_path / 'changed'
     changed.mkdir()
     tools = edit(shipped_text('tools.yaml'), 'does not cut power', 'does not cut the power')
-    assert load_catalog(write_config(changed, tools=tools)).content_hash != shipped
+    assert load_catalog(write_config(changed, tools=tools), kinds=KINDS).content_hash != shipped

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from doubles import RecordingBackend
 from mcp_ros_bridge.backends.port import JointGoal, MotionLimits
+from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.loader import load_catalog
 from mcp_ros_bridge.safety.envelope import EnvelopedBackend, LimitError
 from paths import CONFIG_DIR
@@ -14,7 +15,7 @@ import pytest
 
 pytestmark = [pytest.mark.unit]
 
-CATALOG = load_catalog(CONFIG_DIR)
+CATALOG = load_catalog(CONFIG_DIR, kinds=KINDS)
 ROBOT = CATALOG.robot
 MARGIN = ROBOT.limits.joint_limit_margin_rad
 LIMITS = MotionLimits(0.2, 0.2, 40.0, 0.25, 60.0)

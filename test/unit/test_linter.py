@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 
+from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.lint_model import RULES
 from mcp_ros_bridge.catalog.linter import format_findings, lint_config, main
 from mcp_ros_bridge.catalog.loader import load_catalog
@@ -269,7 +270,7 @@ def test_rule_fires_on_bad_example(tmp_path, rule, severity, tool_name, path, mu
     doc = shipped_tools()
     mutate(doc)
     config = write_config(tmp_path, doc)
-    findings = lint_config(config)
+    findings = lint_config(config, KINDS)
     hits = [f for f in findings if f.rule == rule]
     assert [(f.severity, f.tool, f.path) for f in hits] == [(severity, tool_name, path)], \
         format_findings(findings)
@@ -284,7 +285,7 @@ def test_rule_fires_on_bad_example(tmp_path, rule, severity, tool_name, path, mu
     # A block mapping's recorded line is its first entry, just below its key.
     near = text[max(hit.line - 2, 0):hit.line]
     assert key.isdigit() or any(key in line for line in near), (hit, near)
-    assert main([config]) == (1 if severity == 'error' else 0)
+    assert main([config], KINDS) == (1 if severity == 'error' else 0)
 
 
 def test_every_rule_has_a_failing_fixture():
@@ -293,20 +294,20 @@ def test_every_rule_has_a_failing_fixture():
 
 
 def test_shipped_config_has_no_errors_or_warnings(capsys):
-    findings = lint_config(SHIPPED)
+    findings = lint_config(SHIPPED, KINDS)
     assert [f for f in findings if f.severity != 'info'] == []
     assert [f.rule for f in findings] == ['token-estimate']
-    assert main([]) == 0
+    assert main([], KINDS) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith('0 error(s), 0 warning(s), 1 info')
 
 
 def test_token_estimate_measures_the_tool_list():
-    catalog = load_catalog(SHIPPED)
+    catalog = load_catalog(SHIPPED, kinds=KINDS)
     entries = [{'name': t.name, 'title': t.title, 'description': t.description,
                 'inputSchema': t.input_schema, 'outputSchema': t.output_schema,
                 'annotations': t.annotations} for t in catalog.tools]
     chars = len(json.dumps({'tools': entries}, separators=(',', ':'), ensure_ascii=False))
-    (estimate,) = [f for f in lint_config(SHIPPED) if f.rule == 'token-estimate']
+    (estimate,) = [f for f in lint_config(SHIPPED, KINDS) if f.rule == 'token-estimate']
     assert estimate.severity == 'info'
     assert estimate.value == math.ceil(chars / 4)
     assert 'outputSchema' in json.dumps(entries) and estimate.value > 1000
@@ -315,14 +316,14 @@ def test_token_estimate_measures_the_tool_list():
 def test_token_estimate_grows_with_descriptions(tmp_path):
     doc = shipped_tools()
     tool(doc, 'stop_arm')['description']['en'] += ' Extra words.' * 40
-    longer = [f.value for f in lint_config(write_config(tmp_path, doc))
+    longer = [f.value for f in lint_config(write_config(tmp_path, doc), KINDS)
               if f.rule == 'token-estimate']
-    shipped = [f.value for f in lint_config(SHIPPED) if f.rule == 'token-estimate']
+    shipped = [f.value for f in lint_config(SHIPPED, KINDS) if f.rule == 'token-estimate']
     assert longer[0] > shipped[0] + 100
 
 
 def test_json_output_parses(capsys):
-    assert main([SHIPPED, '--json']) == 0
+    assert main([SHIPPED, '--json'], KINDS) == 0
     out = json.loads(capsys.readouterr().out)
     assert out['summary']['error'] == 0 and out['summary']['warning'] == 0
     assert out['summary']['tokens'] > 0
@@ -333,7 +334,7 @@ def test_json_output_parses(capsys):
 def test_json_output_reports_errors(tmp_path, capsys):
     doc = shipped_tools()
     m_force_over_limit(doc)
-    assert main([write_config(tmp_path, doc), '--json']) == 1
+    assert main([write_config(tmp_path, doc), '--json'], KINDS) == 1
     out = json.loads(capsys.readouterr().out)
     assert out['summary']['error'] == 1
     assert [f['rule'] for f in out['findings'] if f['severity'] == 'error'] == ['robot-limits']
@@ -342,7 +343,7 @@ def test_json_output_reports_errors(tmp_path, capsys):
 def test_format_one_line_per_finding_then_summary(tmp_path):
     doc = shipped_tools()
     m_force_over_limit(doc)
-    findings = lint_config(write_config(tmp_path, doc))
+    findings = lint_config(write_config(tmp_path, doc), KINDS)
     lines = format_findings(findings).splitlines()
     assert len(lines) == len(findings) + 1
     pattern = (r'^.+tools\.yaml:\d+: error robot-limits '
@@ -354,10 +355,10 @@ def test_format_one_line_per_finding_then_summary(tmp_path):
 
 def test_yaml_syntax_error_is_one_finding_not_a_crash(tmp_path):
     config = write_config(tmp_path, tools_text='format: 1\ntools:\n  - name: [unclosed\n')
-    findings = [f for f in lint_config(config) if f.severity == 'error']
+    findings = [f for f in lint_config(config, KINDS) if f.severity == 'error']
     assert [(f.rule, f.line) for f in findings] == [('config-load', 4)]
     assert 'YAML syntax error' in findings[0].message
-    assert main([config]) == 1
+    assert main([config], KINDS) == 1
 
 
 def test_robot_yaml_problem_is_one_finding_with_line(tmp_path):
@@ -365,25 +366,25 @@ def test_robot_yaml_problem_is_one_finding_with_line(tmp_path):
         robot = f.read()
     bad = robot.replace('max_velocity_scaling: 0.5', 'max_velocity_scaling: 2')
     config = write_config(tmp_path, shipped_tools(), robot_text=bad)
-    (finding,) = lint_config(config)
+    (finding,) = lint_config(config, KINDS)
     assert (finding.rule, finding.severity, finding.path) == (
         'config-load', 'error', 'limits.max_velocity_scaling')
     assert finding.file.endswith('robot.yaml')
     assert 'max_velocity_scaling: 2' in bad.splitlines()[finding.line - 1]
-    assert main([config]) == 1
+    assert main([config], KINDS) == 1
 
 
 def test_loader_error_not_duplicated(tmp_path):
     doc = shipped_tools()
     m_unknown_kind(doc)
-    findings = lint_config(write_config(tmp_path, doc))
+    findings = lint_config(write_config(tmp_path, doc), KINDS)
     assert [f.rule for f in findings if f.severity == 'error'] == ['unknown-kind']
 
 
 def test_missing_config_dir_is_a_finding(tmp_path):
-    (finding,) = lint_config(str(tmp_path / 'absent'))
+    (finding,) = lint_config(str(tmp_path / 'absent'), KINDS)
     assert finding.rule == 'config-load' and 'cannot read' in finding.message
-    assert main([str(tmp_path / 'absent')]) == 1
+    assert main([str(tmp_path / 'absent')], KINDS) == 1
 
 
 def test_velocity_minimum_above_zero_is_accepted(tmp_path):
@@ -391,7 +392,7 @@ def test_velocity_minimum_above_zero_is_accepted(tmp_path):
     p = props(doc, 'move_arm_joints')['velocity_scaling']
     del p['exclusiveMinimum']
     p['minimum'] = 0.05
-    assert [f.rule for f in lint_config(write_config(tmp_path, doc))] == ['token-estimate']
+    assert [f.rule for f in lint_config(write_config(tmp_path, doc), KINDS)] == ['token-estimate']
 
 
 def test_non_numeric_scale_is_a_finding_not_a_crash(tmp_path):
@@ -399,6 +400,6 @@ def test_non_numeric_scale_is_a_finding_not_a_crash(tmp_path):
     props(doc, 'release_object')['width_m']['maximum'] = {
         '$robot': 'gripper.max_width_m', 'scale': '1000'}
     config = write_config(tmp_path, doc)
-    errors = [f for f in lint_config(config) if f.severity == 'error']
+    errors = [f for f in lint_config(config, KINDS) if f.severity == 'error']
     assert [(f.rule, f.tool) for f in errors] == [('robot-ref', 'release_object')]
-    assert main([config]) == 1
+    assert main([config], KINDS) == 1
