@@ -15,7 +15,7 @@ class RecordingBackend:
     """Records every port call; motions finish at once unless ``hold_motion`` is set."""
 
     def __init__(self) -> None:
-        self.info = BackendInfo('sim', 'recording double', frozenset())
+        self.info = BackendInfo('sim', 'recording double')
         self.calls: list[tuple[str, Any]] = []
         self.hold_motion = False
         self.motion_started = asyncio.Event()

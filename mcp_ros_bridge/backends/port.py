@@ -143,7 +143,6 @@ class GraspGoal:
     """Close the gripper until contact and regulate the grip force."""
 
     force_n: float
-    strategy: str = 'parallel'
     width_m: float | None = None
     speed_mps: float = 0.05
     timeout_s: float = 10.0
@@ -224,11 +223,10 @@ class Image:
 
 @dataclass(frozen=True)
 class BackendInfo:
-    """What a backend is and what it can do."""
+    """Which backend this is; ``name`` selects the catalog's tools for it."""
 
     name: str
     description: str
-    supports: frozenset[str]
 
 
 @runtime_checkable

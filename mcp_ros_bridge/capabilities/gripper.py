@@ -25,7 +25,7 @@ async def run_grasp(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Close until contact and regulate the grip force."""
     strategy = args.get('strategy', 'standard')
     speeds = ctx.binding.get('strategies', {})
-    goal = GraspGoal(force_n=float(args.get('force_n', 15.0)), strategy=strategy,
+    goal = GraspGoal(force_n=float(args.get('force_n', 15.0)),
                      speed_mps=float(speeds.get(strategy, 0.05)),
                      timeout_s=float(args.get('timeout_s', 10.0)))
     r = await ctx.backend.grasp(goal, ctx.progress)

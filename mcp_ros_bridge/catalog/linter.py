@@ -71,10 +71,6 @@ def _lint_tool(report: Report, i: int, raw: dict[str, Any], robot: RobotConfig,
                    'point $robot at an existing dotted path of robot.yaml, e.g. '
                    'gripper.max_force_n or limits.workspace.max.0')
         return None
-    except TypeError as exc:  # the loader does not check that scale is a number
-        report.add('robot-ref', name, base, ('input',), f'a $robot scale is not a number: {exc}',
-                   'write scale as a number, e.g. {$robot: gripper.max_width_m, scale: 1000}')
-        return None
     if not isinstance(schema, dict):
         return None
     meta = list(Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(schema))
@@ -139,8 +135,6 @@ def lint_config(config_dir: str, kinds: KindRegistry) -> list[Finding]:
         entries = [{'name': t.name, 'title': t.title, 'description': t.description,
                     'inputSchema': t.input_schema, 'outputSchema': t.output_schema,
                     'annotations': t.annotations} for t in catalog.tools]
-    except TypeError:  # reported above as robot-ref
-        pass
     except ConfigError as exc:
         if not _covered(report, exc.line, exc.path):
             report.items.append((_load_finding(exc), exc.path))

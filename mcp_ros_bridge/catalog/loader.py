@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 import hashlib
 import json
 import os
@@ -36,8 +36,6 @@ class ToolSpec:
     binding: dict[str, Any]
     requires_approval: bool
     backends: tuple[str, ...]
-    source_line: int | None = None
-    descriptions: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -48,7 +46,6 @@ class Catalog:
     robot: RobotConfig
     tools: tuple[ToolSpec, ...]
     content_hash: str
-    raw_tools: Any = None
 
     def get(self, name: str) -> ToolSpec | None:
         """Return the tool named ``name`` or None."""
@@ -57,7 +54,7 @@ class Catalog:
     def for_backend(self, backend: str) -> Catalog:
         """Return a catalog with only the tools available on ``backend``."""
         tools = tuple(t for t in self.tools if backend in t.backends)
-        return Catalog(self.config_dir, self.robot, tools, _hash(tools), self.raw_tools)
+        return Catalog(self.config_dir, self.robot, tools, _hash(tools))
 
 
 def _schema_errors(doc: LoadedYaml, schema: dict[str, Any], what: str) -> list[ConfigError]:
@@ -218,17 +215,14 @@ def load_catalog(config_dir: str, lang: str = 'en', *, kinds: KindRegistry) -> C
         binding = resolve_refs(raw.get('binding', {}), robot_doc.data, doc, base + ('binding',))
         annotations = dict(kind.annotations) | {'title': raw['title']}
         annotations.update(raw.get('annotations', {}))
-        desc = raw['description']
         tools.append(ToolSpec(
             name=raw['name'], title=raw['title'], version=raw['version'], kind=raw['kind'],
-            description=pick_text(desc, lang), input_schema=schema,
+            description=pick_text(raw['description'], lang), input_schema=schema,
             output_schema=kind.output_schema, annotations=annotations, binding=binding,
             requires_approval=bool(raw.get('requires_approval', False)),
-            backends=tuple(raw.get('backends', ('sim', 'ros'))),
-            source_line=doc.line_of(base),
-            descriptions={'en': desc} if isinstance(desc, str) else dict(desc)))
+            backends=tuple(raw.get('backends', ('sim', 'ros')))))
     t = tuple(tools)
-    return Catalog(config_dir, robot, t, _hash(t), doc.data)
+    return Catalog(config_dir, robot, t, _hash(t))
 
 
 __all__ = ['Catalog', 'ConfigError', 'ToolSpec', 'format_path', 'load_catalog', 'load_robot']

@@ -64,7 +64,6 @@ class RobotConfig:
     gripper_max_force_n: float
     limits: Limits
     ros: Mapping[str, Any]
-    raw: Mapping[str, Any]
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> RobotConfig:
@@ -96,7 +95,6 @@ class RobotConfig:
             gripper_max_force_n=gr['max_force_n'],
             limits=limits,
             ros=d.get('ros', {}),
-            raw=d,
         )
 
 

@@ -7,6 +7,7 @@ Every dict the pure builders produce is checked field by field against the
 of the wrong type or a fixed array of the wrong length fails the test.
 """
 
+from dataclasses import replace
 import glob
 import math
 import os
@@ -190,8 +191,7 @@ def test_cartesian_requests_and_execute_goals_conform(config, distro):
 @pytest.mark.parametrize('distro', DISTROS)
 @pytest.mark.parametrize('interface', gripper_goals.INTERFACES)
 def test_gripper_goals_conform(config, distro, interface):
-    cfg = RobotConfig.from_dict({**config.raw, 'ros': {**config.ros,
-                                                       'gripper_interface': interface}})
+    cfg = replace(config, ros={**config.ros, 'gripper_interface': interface})
     action = gripper_goals.action_type(cfg).split('/')[-1]
     for width, force in ((0.0, 20.0), (0.08, 5.0)):
         data = gripper_goals.build_gripper_goal(cfg, width, force, speed_mps=0.05)

@@ -19,15 +19,10 @@ from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGo
                                           ProgressFn, ReleaseGoal, WrenchSamples)
 from mcp_ros_bridge.catalog.robot import RobotConfig
 
-SUPPORTS = frozenset({'joint_states', 'wrench', 'end_effector_pose', 'move_to_pose',
-                      'move_to_joints', 'cartesian_path', 'stop', 'grasp', 'release',
-                      'read_topic', 'call_service', 'send_action_goal'})
-
-
 class RosBackend:
     """Drives a ROS 2 robot (MoveIt + ros2_control) from the MCP server's asyncio loop."""
 
-    info = BackendInfo('ros', 'ROS 2 robot through MoveIt 2 and ros2_control', SUPPORTS)
+    info = BackendInfo('ros', 'ROS 2 robot through MoveIt 2 and ros2_control')
 
     def __init__(self, config: RobotConfig, *, node_name: str = 'mcp_ros_bridge',
                  namespace: str = '', ros_args: list[str] | None = None) -> None:

@@ -42,17 +42,11 @@ from .results import grip_result, motion_result, path_deviation, ros_only
 from .watchdog import ContactGuard
 from .world import World
 
-SUPPORTS = frozenset({'joint_states', 'wrench', 'end_effector_pose', 'move_to_pose',
-                      'move_to_joints', 'cartesian_path', 'stop', 'grasp', 'release',
-                      'image', 'object_pose'})
-
-
 class SimBackend(Runner):
     """A Franka Panda with wrist F/T sensor and gripper, simulated in MuJoCo."""
 
     info = BackendInfo(name='sim', description='MuJoCo simulation of a Franka Emika Panda '
-                       'with a wrist force/torque sensor and the Franka Hand',
-                       supports=SUPPORTS)
+                       'with a wrist force/torque sensor and the Franka Hand')
 
     def __init__(self, config: RobotConfig, *, speed: float = 1.0, seed: int = 0,
                  ft_noise_n: float = 0.05, ft_noise_nm: float = 0.002) -> None:
