@@ -21,6 +21,8 @@ class RecordingBackend:
         self.motion_started = asyncio.Event()
         self.release_motion = asyncio.Event()
         self.stopped = asyncio.Event()
+        self.stop_entered = asyncio.Event()
+        self.stop_gate: asyncio.Event | None = None  # when set: stop() waits for it
         self.fail_with: BackendError | None = None
         self.wrench_age = 0.001
 
@@ -84,6 +86,10 @@ class RecordingBackend:
     async def stop(self) -> MotionResult:
         self.calls.append(('stop', None))
         was_moving = self.motion_started.is_set() and not self.release_motion.is_set()
+        self.stop_entered.set()
+        if self.stop_gate is not None:
+            await self.stop_gate.wait()
+            self.calls.append(('stop_done', None))
         self.stopped.set()
         self.release_motion.set()
         return MotionResult('STOPPED' if was_moving else 'IDLE', 'stop handled')

@@ -264,7 +264,12 @@ class RobotBackend(Protocol):
         """Compute a straight-line path through waypoints and execute it."""
 
     async def stop(self) -> MotionResult:
-        """Cancel the running motion goal and hold position (not an e-stop)."""
+        """
+        Cancel the running motion goal and hold position (not an e-stop).
+
+        Status ``STOPPED`` when something was moving, ``IDLE`` when nothing was.
+        Returns once the robot has stopped (or the stop is known to have failed).
+        """
 
     async def grasp(self, goal: GraspGoal,
                     progress: ProgressFn | None = None) -> GripResult:

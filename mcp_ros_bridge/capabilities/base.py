@@ -28,6 +28,7 @@ class CallContext:
     robot: RobotConfig
     binding: Mapping[str, Any]
     progress: ProgressFn | None = None
+    preempted: bool = False  # a stop call found a motion holding the arm and cancelled it
 
 
 Runner = Callable[[CallContext, dict[str, Any]], Awaitable[Outcome]]

@@ -120,7 +120,7 @@ async def run_cartesian_path(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 async def run_stop(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Cancel whatever moves and hold; idempotent."""
     result = await ctx.backend.stop()
-    stopped = result.status == 'STOPPED'
+    stopped = ctx.preempted or result.status == 'STOPPED'
     text = ('Stopped the running motion; the arm holds its position.' if stopped
             else 'No motion was running; the arm holds its position.')
     return Outcome(text + ' (This cancels goals; it is not an emergency stop.)',

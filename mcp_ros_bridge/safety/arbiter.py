@@ -1,12 +1,22 @@
-"""One motion at a time: a second motion is refused at once; stop always preempts."""
+"""
+One motion at a time: a second motion is refused at once; stop always preempts.
+
+A held motion runs inside its own anyio cancel scope. :meth:`MotionArbiter.preempt`
+(stop_arm, or the motion's requester vanishing) cancels that scope in whatever
+phase the motion is in (queued for a worker thread, planning, executing), and
+bumps the stop epoch so that a call admitted before the stop never starts. The
+holder stops the robot before it lets go, so the arm is free only once stopped.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import time
+
+import anyio
 
 
 @dataclass
@@ -16,7 +26,10 @@ class RunningMotion:
     tool: str
     started: float
     task: asyncio.Task | None
-    session: int | None
+    session: object = None
+    request: object = None
+    scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)
+    preempted_by: str = ''
 
 
 class BusyError(Exception):
@@ -32,31 +45,64 @@ class BusyError(Exception):
             'cancel it first. Read-only tools keep working meanwhile.')
 
 
+class StoppedBeforeStart(Exception):
+    """A stop was requested after the call arrived and before its motion began."""
+
+
 class MotionArbiter:
     """Grants the arm to one motion call at a time."""
 
     def __init__(self) -> None:
         """Start idle."""
         self.running: RunningMotion | None = None
+        self.stop_epoch = 0
         self._idle = asyncio.Event()
         self._idle.set()
 
     @contextmanager
-    def hold(self, tool: str, session: int | None = None) -> Iterator[RunningMotion]:
-        """Hold the arm for the current task, or raise :class:`BusyError` immediately."""
+    def hold(self, tool: str, session: object = None, request: object = None,
+             epoch: int | None = None) -> Iterator[RunningMotion]:
+        """
+        Hold the arm for the current task, or raise at once.
+
+        Raises :class:`BusyError` while another motion holds the arm, and
+        :class:`StoppedBeforeStart` when a stop came after ``epoch`` was read.
+        The body runs in the motion's cancel scope; a preempted body ends
+        quietly with ``preempted_by`` set.
+        """
         if self.running is not None:
             raise BusyError(self.running)
+        if epoch is not None and epoch != self.stop_epoch:
+            raise StoppedBeforeStart()
         try:
             task = asyncio.current_task()
         except RuntimeError:
             task = None
-        self.running = RunningMotion(tool, time.monotonic(), task, session)
+        motion = self.running = RunningMotion(tool, time.monotonic(), task, session, request)
         self._idle.clear()
         try:
-            yield self.running
+            with motion.scope:
+                yield motion
         finally:
             self.running = None
             self._idle.set()
+
+    def preempt(self, reason: str, request: object = None) -> bool:
+        """
+        Cancel the held motion (only the one for ``request`` when given).
+
+        Without ``request`` this is a stop: it also refuses every call admitted
+        before it. Return True when a motion was held and is being cancelled.
+        """
+        if request is None:
+            self.stop_epoch += 1
+        motion = self.running
+        if motion is None or (request is not None and motion.request != request):
+            return False
+        if not motion.preempted_by:
+            motion.preempted_by = reason
+        motion.scope.cancel()
+        return True
 
     async def wait_idle(self, timeout: float) -> bool:
         """Wait until no motion runs; return False on timeout."""

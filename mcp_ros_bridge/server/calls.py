@@ -4,19 +4,22 @@ The ``tools/call`` pipeline: contract, safety, capability, result, audit.
 Order per call: look up the tool (unknown → JSON-RPC error), validate strictly
 (nothing reaches the backend otherwise), fill defaults, then for motion tools
 rate limit, approval, idempotency and the one-motion arbiter, then the
-capability on the enveloped backend. Cancellation or disconnect during a
-motion stops the robot before the cancellation propagates (deadman).
+capability on the enveloped backend. Cancellation, a vanished requester or
+stop_arm during a motion stops the robot (awaited in a shielded, bounded scope)
+before the arm is released and the cancellation propagates (deadman).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from dataclasses import dataclass
 import logging
 import time
 import traceback
 from typing import Any
 
+import anyio
 from mcp.shared.exceptions import MCPError
 from mcp_ros_bridge.backends.port import BackendError, RobotBackend
 from mcp_ros_bridge.capabilities import CallContext, Kind, KINDS
@@ -25,7 +28,7 @@ from mcp_ros_bridge.contract.errors import not_an_object_text, validation_error_
 from mcp_ros_bridge.contract.results import backend_error_result, error_result, outcome_result
 from mcp_ros_bridge.contract.validation import ArgumentValidator, fill_defaults, problem_field
 from mcp_ros_bridge.safety.approval import Denied, plan_summary, request_approval
-from mcp_ros_bridge.safety.arbiter import BusyError, MotionArbiter
+from mcp_ros_bridge.safety.arbiter import BusyError, MotionArbiter, StoppedBeforeStart
 from mcp_ros_bridge.safety.envelope import EnvelopedBackend
 from mcp_ros_bridge.safety.idempotency import IdempotencyCache, KeyReuseError
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
@@ -34,6 +37,7 @@ import mcp_types as types
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 log = logging.getLogger('mcp_ros_bridge.calls')
+GONE_REMEMBERED = 256
 
 
 @dataclass
@@ -65,6 +69,23 @@ def session_key(ctx: Any) -> object:
     return id(conn) if conn is not None else 'local'
 
 
+def requester_key(ctx: Any) -> tuple[str, str] | None:
+    """Return (HTTP session id, JSON-RPC id) of a handshake-era HTTP call, else None."""
+    headers = getattr(getattr(ctx, 'request', None), 'headers', None)
+    session = headers.get('mcp-session-id') if headers is not None else None
+    return (session, str(ctx.request_id)) if session else None
+
+
+def stopped_result(tool: str, why: str, started: bool) -> types.CallToolResult:
+    """Render a motion that a stop or a vanished client ended (or kept from starting)."""
+    what = ('stopped; the arm holds its position' if started
+            else 'not started; nothing moved. Call again to move')
+    text = f'{tool} {what} ({why}).'
+    result = error_result(text, 'STOPPED', {'started': started})
+    result.structured_content.update(status='STOPPED', message=text, duration_s=0.0)
+    return result
+
+
 class CallPipeline:
     """Runs tool calls against one backend with the safety layer in front of it."""
 
@@ -78,6 +99,7 @@ class CallPipeline:
         self.idempotency = IdempotencyCache(settings.idempotency_ttl_s)
         self.rate = RateLimiter(settings.motion_rate_per_s, settings.motion_burst)
         self._validators: dict[tuple[str, str], ArgumentValidator] = {}
+        self._gone: OrderedDict[tuple[str, str], None] = OrderedDict()
         self.set_catalog(catalog)
 
     def set_catalog(self, catalog: Catalog) -> None:
@@ -137,6 +159,7 @@ class CallPipeline:
     async def _motion(self, ctx: Any, params: types.CallToolRequestParams, spec: ToolSpec,
                       kind: Kind, args: dict[str, Any]
                       ) -> types.CallToolResult | types.InputRequiredResult:
+        epoch = self.arbiter.stop_epoch
         key = args.get('idempotency_key')
         # A repeat of a known key waits for (or replays) the first call: it is not rate
         # limited, refused as BUSY or asked for approval again, since it will not move.
@@ -155,10 +178,10 @@ class CallPipeline:
             if pending is not None:
                 return pending
         if key is None:
-            return await self._hold_and_run(ctx, spec, kind, args)
+            return await self._hold_and_run(ctx, spec, kind, args, epoch)
         try:
             result, replayed = await self.idempotency.run(
-                spec.name, key, args, lambda: self._hold_and_run(ctx, spec, kind, args))
+                spec.name, key, args, lambda: self._hold_and_run(ctx, spec, kind, args, epoch))
         except KeyReuseError as exc:
             return error_result(f'{spec.name} refused: {exc}. Nothing moved.', 'KEY_REUSED')
         if replayed:
@@ -180,13 +203,33 @@ class CallPipeline:
         return None
 
     async def _hold_and_run(self, ctx: Any, spec: ToolSpec, kind: Kind,
-                            args: dict[str, Any]) -> types.CallToolResult:
+                            args: dict[str, Any], epoch: int) -> types.CallToolResult:
+        request = requester_key(ctx)
+        if request is not None and request in self._gone:
+            return stopped_result(spec.name, 'its client disconnected before it started', False)
         try:
-            with self.arbiter.hold(spec.name, id(ctx.session)):
+            with self.arbiter.hold(spec.name, session_key(ctx), request, epoch) as motion:
                 return await self._run(ctx, spec, kind, args)
         except BusyError as exc:
             return error_result(f'{spec.name} refused: {exc}', 'BUSY',
                                 {'running_tool': exc.running.tool})
+        except StoppedBeforeStart:
+            return stopped_result(spec.name, 'stop_arm was called after this call arrived',
+                                  False)
+        # Only reached when the motion was preempted (its cancel scope caught the cancel).
+        return stopped_result(spec.name, motion.preempted_by, True)
+
+    def requester_gone(self, request: tuple[str, str]) -> None:
+        """
+        Stop the motion requested by ``request`` (HTTP session, JSON-RPC id): its client left.
+
+        Remembered for a while, so a call still on its way to the arbiter never starts.
+        """
+        self._gone[request] = None
+        while len(self._gone) > GONE_REMEMBERED:
+            self._gone.popitem(last=False)
+        if self.arbiter.preempt('the client that requested it disconnected', request):
+            log.warning('client of request %s disconnected mid-motion; stopping', request[1])
 
     async def _run(self, ctx: Any, spec: ToolSpec, kind: Kind, args: dict[str, Any],
                    timeout: float | None = None) -> types.CallToolResult:
@@ -199,8 +242,11 @@ class CallPipeline:
         call_ctx = CallContext(self.backend, self.catalog.robot, spec.binding, progress)
         try:
             if kind.preempts:
+                call_ctx.preempted = self.arbiter.preempt('stop_arm was called')
                 outcome = await kind.run(call_ctx, args)
-                await self.arbiter.wait_idle(self.settings.stop_wait_s)
+                if not await self.arbiter.wait_idle(self.settings.stop_wait_s):
+                    log.error('the preempted motion did not release the arm within %.1f s',
+                              self.settings.stop_wait_s)
             elif timeout is not None:
                 outcome = await asyncio.wait_for(kind.run(call_ctx, args), timeout)
             else:
@@ -210,10 +256,15 @@ class CallPipeline:
         except asyncio.TimeoutError:
             return error_result(f'{spec.name} timed out after {timeout} s; the request was '
                                 'cancelled.', 'TIMED_OUT', {'timeout_s': timeout})
-        except asyncio.CancelledError:
+        except anyio.get_cancelled_exc_class():
             if kind.motion:
-                # Deadman: the caller cancelled or went away; do not leave the arm moving.
-                await asyncio.shield(self._stop_quietly())
+                # Deadman: the caller cancelled, went away or was preempted. Stop the arm
+                # before the cancellation unwinds (and the arbiter lets the arm go).
+                with anyio.move_on_after(self.settings.stop_wait_s, shield=True) as bound:
+                    await self._stop_quietly()
+                if bound.cancelled_caught:
+                    log.error('stop after cancellation took over %.1f s',
+                              self.settings.stop_wait_s)
             raise
         except Exception as exc:  # noqa: BLE001 - reported to the agent, logged in full
             log.error('tool %s failed:\n%s', spec.name, traceback.format_exc())

@@ -118,4 +118,4 @@ async def test_calls_before_start_and_after_close_are_unavailable():
     await backend.close()  # idempotent
     with pytest.raises(BackendError, match='UNAVAILABLE'):
         await backend.wrench_samples(1)
-    assert (await backend.stop()).status == 'STOPPED'
+    assert (await backend.stop()).status == 'IDLE'

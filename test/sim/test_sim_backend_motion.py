@@ -178,7 +178,8 @@ async def test_stop_halts_the_motion_and_the_next_motion_works():
         assert result.details['still_after_halt_s'] <= 0.1
         _, vel = await _arm(b)
         assert np.abs(vel).max() < 0.01
-        assert not (await b.stop()).details['was_moving']
+        idle = await b.stop()
+        assert idle.status == 'IDLE' and not idle.details['was_moving']
         assert (await b.move_to_pose(PoseGoal(down(0.4, 0.0, 0.3), limits()))).succeeded
 
 

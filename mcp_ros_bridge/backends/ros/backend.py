@@ -152,10 +152,11 @@ class RosBackend:
     async def stop(self) -> MotionResult:
         """Cancel every running goal (not an emergency stop); idempotent."""
         if self._runtime is None:
-            return MotionResult('STOPPED', 'the ROS backend is not running; nothing to stop')
+            return MotionResult('IDLE', 'the ROS backend is not running; nothing to stop')
         count = await self._part('runner').cancel_all()
         message = f'cancelled {count} running goal(s)' if count else 'no motion was running'
-        return MotionResult('STOPPED', message, details={'cancelled_goals': count})
+        return MotionResult('STOPPED' if count else 'IDLE', message,
+                            details={'cancelled_goals': count})
 
     async def grasp(self, goal: GraspGoal, progress: ProgressFn | None = None) -> GripResult:
         """Close the gripper with a force limit."""

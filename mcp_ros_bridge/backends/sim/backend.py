@@ -250,7 +250,7 @@ class SimBackend(Runner):
         raw['details'] = dict(raw['details'], was_moving=moving)
         raw['message'] = ('stopped the running motion; holding position' if moving else
                           'nothing was moving; holding position')
-        raw['status'] = 'STOPPED'
+        raw['status'] = 'STOPPED' if moving else 'IDLE'
         return self._result(raw, self.config.base_frame)
 
     # -- gripper, images, ROS-only ----------------------------------------------------------
