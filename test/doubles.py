@@ -56,6 +56,10 @@ class RecordingBackend:
         self.calls.append(('end_effector_pose', (frame, link)))
         return Pose((0.307, 0.0, 0.487), (0.0, 1.0, 0.0, 0.0), frame)
 
+    async def tip_poses(self, joint_rows: Any) -> list[Pose]:
+        self.calls.append(('tip_poses', joint_rows))
+        raise BackendError('UNAVAILABLE', 'the recording double has no kinematic model')
+
     async def _motion(self, name: str, goal: Any, progress: Any) -> MotionResult:
         self.calls.append((name, goal))
         if self.fail_with is not None:

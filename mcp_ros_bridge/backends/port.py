@@ -16,6 +16,7 @@ Conventions shared by every backend:
 * Cancelling the awaiting task (``asyncio.CancelledError``) stops the motion
   or cancels the goal before the cancellation propagates.
 * Quaternions are ``(w, x, y, z)`` as in transforms3d.
+* A motion runs only after its planned path passed ``MotionLimits.path_check``.
 """
 
 from __future__ import annotations
@@ -28,6 +29,16 @@ ProgressFn = Callable[[float, str], Awaitable[None]]
 """Reports a fraction done in [0, 1] and a short message, awaited on the loop."""
 
 AXES: tuple[str, ...] = ('Fx', 'Fy', 'Fz', 'Mx', 'My', 'Mz')
+
+PathCheck = Callable[[Sequence['Pose'], Sequence[float]], None]
+"""
+The envelope's check of a path: tip poses (base frame) and their times (s from the start).
+
+Raises :class:`BackendError` ``LIMIT_EXCEEDED`` naming the first sample outside
+the envelope. A backend that plans calls it with every sample of the planned
+trajectory (poses from :meth:`RobotBackend.tip_poses`) before anything moves,
+and may call it with single samples while executing.
+"""
 
 
 class BackendError(Exception):
@@ -94,13 +105,19 @@ class WrenchSamples:
 
 @dataclass(frozen=True)
 class MotionLimits:
-    """Limits a backend applies while executing one motion."""
+    """
+    Limits a backend applies while planning and executing one motion.
+
+    ``path_check`` (set by the safety envelope) must pass for every sample of
+    the planned path before the motion starts; ``None`` only for a bare backend.
+    """
 
     velocity_scaling: float
     acceleration_scaling: float
     contact_force_limit_n: float
     max_cartesian_speed_mps: float | None = None
     timeout_s: float = 60.0
+    path_check: PathCheck | None = None
 
 
 @dataclass(frozen=True)
@@ -249,6 +266,15 @@ class RobotBackend(Protocol):
 
     async def end_effector_pose(self, frame: str, link: str = '') -> Pose:
         """Return the pose of ``link`` (default: the end effector) in ``frame``."""
+
+    async def tip_poses(self, joint_rows: Sequence[Sequence[float]]) -> list[Pose]:
+        """
+        Return the end effector (TCP) pose in the base frame for each row of arm joints.
+
+        Rows are arm joint positions in ``robot.yaml``'s ``joints.arm`` order
+        (forward kinematics; nothing moves). Raise ``UNAVAILABLE`` when the
+        backend has no kinematic model.
+        """
 
     async def move_to_pose(self, goal: PoseGoal,
                            progress: ProgressFn | None = None) -> MotionResult:

@@ -11,16 +11,22 @@ is ``reject`` (default: a LIMIT_EXCEEDED error, nothing moves) or ``clamp``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 import math
 from typing import Any
 
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, GraspGoal, MotionLimits,
-                                          MotionResult, Pose, PoseGoal, ProgressFn,
-                                          RobotBackend)
+                                          MotionResult, PathCheck, Pose, PoseGoal,
+                                          ProgressFn, RobotBackend)
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from transforms3d.quaternions import qmult, rotate_vector
+
+
+PATH_HINT = ('The motion between allowed end points would sweep the tip out of the workspace '
+             'box; nothing moved. Go through an intermediate pose nearer the base (or lower), '
+             'or follow a straight line with the Cartesian path tool.')
 
 
 class LimitError(BackendError):
@@ -54,8 +60,9 @@ class Envelope:
             return clamped
         raise LimitError(label, value, allowed)
 
-    def motion_limits(self, lim: MotionLimits, notes: list[str]) -> MotionLimits:
-        """Return limits with scaling in (0, cap], the speed cap and force guard applied."""
+    def motion_limits(self, lim: MotionLimits, notes: list[str],
+                      path_check: PathCheck | None = None) -> MotionLimits:
+        """Return limits with scaling in (0, cap], speed cap, force guard and path check."""
         L = self.limits
         vel = self._bounded('velocity_scaling', lim.velocity_scaling, 0.0,
                             L.max_velocity_scaling, True, notes)
@@ -67,23 +74,41 @@ class Envelope:
         force = min(lim.contact_force_limit_n, L.contact_force_limit_n)
         if not force > 0:
             force = L.contact_force_limit_n
-        return MotionLimits(vel, acc, force, speed, min(lim.timeout_s, L.motion_timeout_s))
+        return MotionLimits(vel, acc, force, speed, min(lim.timeout_s, L.motion_timeout_s),
+                            path_check)
 
-    def point(self, p: tuple[float, float, float], notes: list[str],
-              label: str = 'target') -> tuple[float, float, float]:
-        """Check (or clamp) a point already expressed in the workspace frame."""
+    def pose(self, pose: Pose, notes: list[str], label: str = 'target', *,
+             adjustable: bool = True) -> Pose:
+        """
+        Check one tip pose in the workspace frame: the check for targets, waypoints and paths.
+
+        With the ``clamp`` policy and ``adjustable`` a target is moved into
+        the box and the adjustment noted; path samples are never adjusted.
+        """
+        p = pose.position
         ws = self.limits.workspace
         if ws.contains(p) and all(math.isfinite(v) for v in p):
-            return p
-        allowed = f'x in [{ws.lo[0]}, {ws.hi[0]}], y in [{ws.lo[1]}, {ws.hi[1]}], ' \
-                  f'z in [{ws.lo[2]}, {ws.hi[2]}] m in {ws.frame}'
-        shown = tuple(round(v, 4) for v in p)
-        if self.limits.policy_for('workspace') == 'clamp' and all(map(math.isfinite, p)):
+            return pose
+        shown = tuple(round(v, 5) for v in p)
+        if (adjustable and self.limits.policy_for('workspace') == 'clamp'
+                and all(map(math.isfinite, p))):
             c = tuple(min(max(v, lo), hi) for v, lo, hi in zip(p, ws.lo, ws.hi))
             notes.append(f'{label} clamped from {shown} to {tuple(round(v, 4) for v in c)}')
-            return c  # type: ignore[return-value]
-        raise LimitError(f'workspace ({label})', shown, allowed,
-                         'Choose a point inside the workspace box.')
+            return replace(pose, position=c)
+        allowed = f'x in [{ws.lo[0]}, {ws.hi[0]}], y in [{ws.lo[1]}, {ws.hi[1]}], ' \
+                  f'z in [{ws.lo[2]}, {ws.hi[2]}] m in {ws.frame}'
+        raise LimitError(f'workspace ({label})', shown, allowed, PATH_HINT if not adjustable
+                         else 'Choose a point inside the workspace box.')
+
+    def path(self, poses: Sequence[Pose], times: Sequence[float], *,
+             to_workspace: Pose | None = None, label: str = 'planned path') -> None:
+        """Check every sample (tip poses in the base frame); raise at the first one outside."""
+        n = len(poses)
+        for i, (pose, t) in enumerate(zip(poses, times)):
+            if to_workspace is not None:
+                pose = to_frame(pose, to_workspace)
+            self.pose(pose, [], f'{label} at t={t:.3f} s, sample {i + 1} of {n}',
+                      adjustable=False)
 
     def joints(self, positions: Mapping[str, float], notes: list[str]) -> dict[str, float]:
         """Check joint targets against the position limits less the configured margin."""
@@ -137,6 +162,15 @@ class EnvelopedBackend:
         frame_pose = await self.inner.end_effector_pose(ws.frame, pose.frame_id)
         return to_frame(pose, frame_pose)
 
+    async def _limits(self, lim: MotionLimits, notes: list[str]) -> MotionLimits:
+        """Return the checked limits carrying the path check for this backend's base frame."""
+        ws, base = self.robot.limits.workspace, self.robot.base_frame
+        to_ws = None
+        if ws.frame not in ('', base):
+            to_ws = await self.inner.end_effector_pose(ws.frame, base)
+        check = partial(self.envelope.path, to_workspace=to_ws)
+        return self.envelope.motion_limits(lim, notes, check)
+
     @staticmethod
     def _noted(result: MotionResult, notes: list[str]) -> MotionResult:
         if notes:
@@ -147,11 +181,8 @@ class EnvelopedBackend:
                            ) -> MotionResult:
         """Check the target and limits, then delegate."""
         notes: list[str] = []
-        target = await self._in_workspace_frame(goal.target)
-        pos = self.envelope.point(target.position, notes)
-        target = replace(target, position=pos)
-        goal = replace(goal, target=target,
-                       limits=self.envelope.motion_limits(goal.limits, notes))
+        target = self.envelope.pose(await self._in_workspace_frame(goal.target), notes)
+        goal = replace(goal, target=target, limits=await self._limits(goal.limits, notes))
         return self._noted(await self.inner.move_to_pose(goal, progress), notes)
 
     async def move_to_joints(self, goal: Any, progress: ProgressFn | None = None
@@ -159,7 +190,7 @@ class EnvelopedBackend:
         """Check the limits, then delegate."""
         notes: list[str] = []
         goal = replace(goal, positions=self.envelope.joints(goal.positions, notes),
-                       limits=self.envelope.motion_limits(goal.limits, notes))
+                       limits=await self._limits(goal.limits, notes))
         return self._noted(await self.inner.move_to_joints(goal, progress), notes)
 
     async def follow_cartesian_path(self, goal: CartesianGoal,
@@ -168,12 +199,11 @@ class EnvelopedBackend:
         notes: list[str] = []
         points = []
         for i, wp in enumerate(goal.waypoints):
-            wp = await self._in_workspace_frame(wp)
-            points.append(replace(wp, position=self.envelope.point(
-                wp.position, notes, f'waypoint {i}')))
+            points.append(self.envelope.pose(await self._in_workspace_frame(wp), notes,
+                                             f'waypoint {i}'))
         goal = replace(goal, waypoints=points, min_fraction=max(
             goal.min_fraction, self.robot.limits.min_cartesian_fraction),
-            limits=self.envelope.motion_limits(goal.limits, notes))
+            limits=await self._limits(goal.limits, notes))
         return self._noted(await self.inner.follow_cartesian_path(goal, progress), notes)
 
     async def grasp(self, goal: GraspGoal, progress: ProgressFn | None = None) -> Any:

@@ -10,7 +10,7 @@ backend starts, so this module imports on machines without ROS.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGoal, GraspGoal,
@@ -121,6 +121,11 @@ class RosBackend:
         joints = await self.joint_states()
         return await self._part('moveit').fk(frame, link, list(joints.names),
                                              list(joints.positions))
+
+    async def tip_poses(self, joint_rows: Sequence[Sequence[float]]) -> list[Pose]:
+        """Refuse: this backend has no kinematic model of the arm yet."""
+        raise BackendError('UNAVAILABLE', 'this backend has no kinematic model for tip poses',
+                           advice='use the simulation backend for path-checked motion')
 
     async def _finish(self, result: MotionResult) -> MotionResult:
         from mcp_ros_bridge.backends.ros.moveit import best_effort

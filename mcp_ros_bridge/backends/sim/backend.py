@@ -8,7 +8,7 @@ coroutines only wait, relay progress (awaited on the loop) and build results.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mcp_ros_bridge.backends.port import (
@@ -39,6 +39,7 @@ from .motion import ArmMotion
 from .planning import Planner
 from .render import MAX_H, MAX_W, SceneRenderer
 from .results import grip_result, motion_result, path_deviation, ros_only
+from .tips import TipKinematics
 from .watchdog import ContactGuard
 from .world import World
 
@@ -58,6 +59,7 @@ class SimBackend(Runner):
         self.planner = Planner(w.model, w.arm_qpos, w.arm_dof, seed,
                                config.limits.joint_limit_margin_rad, config.home)
         self.guard = ContactGuard(w.model)
+        self.tips = TipKinematics(w.model, w.arm_qpos, config.end_effector, config.base_frame)
         self.renderer: SceneRenderer | None = None
         self._view_data = mujoco.MjData(w.model)
         self._started = False
@@ -124,6 +126,10 @@ class SimBackend(Runner):
         """Return the pose of ``link`` (default: the TCP) in ``frame``."""
         return self._pose_of(link, frame)
 
+    async def tip_poses(self, joint_rows: Sequence[Sequence[float]]) -> list[Pose]:
+        """Return the TCP pose in the base frame for each row of arm joints (MuJoCo FK)."""
+        return await asyncio.to_thread(self.tips.poses, joint_rows)
+
     async def object_pose(self, name: str, frame: str) -> Pose:
         """Return the ground-truth pose of ``box`` or ``cylinder``."""
         if name not in OBJECTS:
@@ -134,7 +140,14 @@ class SimBackend(Runner):
     # -- arm motion ----------------------------------------------------------------------
     def _motion(self, traj: Any, goal_limits: Any, tol: float, label: str) -> ArmMotion:
         return ArmMotion(traj, self.guard, force_limit_n=goal_limits.contact_force_limit_n,
-                         timeout_s=goal_limits.timeout_s, tolerance_rad=tol, label=label)
+                         timeout_s=goal_limits.timeout_s, tolerance_rad=tol, label=label,
+                         path_check=goal_limits.path_check,
+                         tip=(self.config.end_effector, self.config.base_frame))
+
+    async def _planned(self, limits: Any, build: Any, *args: Any) -> Any:
+        """Build a trajectory and check its whole path, in a worker thread."""
+        return await asyncio.to_thread(
+            lambda: self.tips.check(build(*args), limits.path_check))
 
     def _result(self, raw: dict[str, Any], frame: str, target: Pose | None = None,
                 link: str = '') -> MotionResult:
@@ -157,8 +170,8 @@ class SimBackend(Runner):
         q1 = await asyncio.to_thread(self.planner.ik_goal, qpos, q0, pos, quat,
                                      goal.planning_attempts, goal.position_tolerance_m,
                                      goal.orientation_tolerance_rad)
-        traj = await asyncio.to_thread(self.planner.joint_trajectory, qpos, q0, q1,
-                                       goal.limits, w.model.opt.timestep)
+        traj = await self._planned(goal.limits, self.planner.joint_trajectory, qpos, q0, q1,
+                                   goal.limits, w.model.opt.timestep)
         raw = await self._execute(self._motion(traj, goal.limits, 2e-4, 'moving to pose'),
                                   progress)
         res = self._result(raw, t.frame_id or self.config.base_frame, t, goal.link)
@@ -193,8 +206,8 @@ class SimBackend(Runner):
                for i in range(7) if not lo[i] - 1e-9 <= q1[i] <= hi[i] + 1e-9]
         if bad:
             raise BackendError('INVALID_GOAL', 'joint goal outside the limits: ' + '; '.join(bad))
-        traj = await asyncio.to_thread(self.planner.joint_trajectory, qpos, q0, q1,
-                                       goal.limits, w.model.opt.timestep)
+        traj = await self._planned(goal.limits, self.planner.joint_trajectory, qpos, q0, q1,
+                                   goal.limits, w.model.opt.timestep)
         raw = await self._execute(self._motion(traj, goal.limits, min(goal.tolerance_rad, 1e-3),
                                                'moving joints'), progress)
         res = self._result(raw, self.config.base_frame)
@@ -230,7 +243,8 @@ class SimBackend(Runner):
                            f'({plan.stop_reason}); nothing was executed'
                            if res.status == 'PARTIAL' else 'already at the path end')
             return res
-        traj = self.planner.cartesian_trajectory(plan, goal.limits, w.model.opt.timestep)
+        traj = await self._planned(goal.limits, self.planner.cartesian_trajectory, plan,
+                                   goal.limits, w.model.opt.timestep)
         raw = await self._execute(self._motion(traj, goal.limits, 2e-4, 'following path'),
                                   progress)
         raw['fraction'] = plan.fraction if raw['status'] == 'SUCCEEDED' else raw['fraction']

@@ -12,15 +12,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from mcp_ros_bridge.backends.port import BackendError, PathCheck
 import mujoco
 import numpy as np
 
+from .tips import tip_pose
 from .trajectory import Trajectory
 from .watchdog import ContactGuard
 from .world import Task, World
 
 Notify = Callable[[float, str], None]
 STILL_RAD_S = 0.01
+WATCH_EVERY = 5  # steps between checks of the executed tip pose (the plan is checked fully)
 
 
 class ArmMotion(Task):
@@ -30,9 +33,12 @@ class ArmMotion(Task):
 
     def __init__(self, traj: Trajectory, guard: ContactGuard, *, force_limit_n: float,
                  timeout_s: float, tolerance_rad: float, notify: Notify | None = None,
-                 settle_s: float = 1.5, label: str = 'moving') -> None:
-        """Prepare to execute ``traj`` within the given limits."""
+                 settle_s: float = 1.5, label: str = 'moving',
+                 path_check: PathCheck | None = None, tip: tuple[str, str] = ('', '')) -> None:
+        """Prepare to execute ``traj``; ``path_check`` watches the ``(tip, base)`` pose."""
         super().__init__()
+        self.path_check, self.tip = path_check, tip
+        self.path_exit: dict[str, Any] | None = None
         self.traj, self.guard = traj, guard
         self.limit, self.timeout, self.tol = force_limit_n, timeout_s, tolerance_rad
         self.notify, self.settle_s, self.label = notify, settle_s, label
@@ -81,6 +87,16 @@ class ArmMotion(Task):
         d.ctrl[world.vel_act] = 0.0
         d.qfrc_applied[world.arm_dof] = 0.0
 
+    def _watch_path(self, world: World, t: float) -> None:
+        """Stop when the tip leaves the envelope (the planned path was checked already)."""
+        if self.path_check is None or self.phase == 'halt':
+            return
+        try:
+            self.path_check([tip_pose(world.model, world.data, *self.tip)], [t])
+        except BackendError as exc:
+            self.path_exit = dict(exc.details)
+            self._begin_halt(world, 'FAILED', f'{exc.message} while executing; the arm stopped')
+
     def _guard(self, world: World) -> None:
         d = world.data
         quick = self.guard.quick(d)
@@ -103,6 +119,8 @@ class ArmMotion(Task):
         d = world.data
         t = world.time - self.t0
         self._guard(world)
+        if world.steps % WATCH_EVERY == 0:
+            self._watch_path(world, t)
         if self.halt_reason is not None and self.phase != 'halt':
             self._begin_halt(world, 'STOPPED', self.halt_reason)
         if self.phase != 'halt' and t > self.timeout:
@@ -144,6 +162,8 @@ class ArmMotion(Task):
             details['halt_at_s'] = round(self.t_halt - self.t0, 4)
             if self.t_still is not None:
                 details['still_after_halt_s'] = round(self.t_still - self.t_halt, 4)
+        if self.path_exit is not None:
+            details['path_exit'] = self.path_exit
         if self.t_cross is not None:
             details['threshold_crossed_at_s'] = round(self.t_cross - self.t0, 4)
             details['reaction_s'] = round(self.t_halt - self.t_cross, 4)
