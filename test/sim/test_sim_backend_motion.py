@@ -24,6 +24,13 @@ async def _arm(backend) -> tuple[np.ndarray, np.ndarray]:
     return np.array(js.positions[:7]), np.array(js.velocities[:7])
 
 
+def _commanded(backend) -> np.ndarray:
+    """Return the arm's commanded joint positions (position actuator targets)."""
+    w = backend.world
+    with w.lock:
+        return w.data.ctrl[w.pos_act].copy()
+
+
 def _robot_touches(backend, other: str) -> list[str]:
     """Return robot geoms in contact with the geom ``other`` right now."""
     w = backend.world
@@ -118,13 +125,15 @@ async def test_cartesian_path_through_the_table_is_partial_and_not_executed():
     """Below min_fraction nothing moves; above it the arm stops short of the table."""
     async with running() as b:
         assert (await b.move_to_pose(PoseGoal(down(0.3, -0.3, 0.25), limits()))).succeeded
-        before, _ = await _arm(b)
+        before, commanded = await _arm(b), _commanded(b)
         result = await b.follow_cartesian_path(CartesianGoal([down(0.3, -0.3, -0.1)], limits()))
         assert result.status == 'PARTIAL'
         assert 0.3 < result.fraction < 1.0
         assert 'table' in result.message
-        after, _ = await _arm(b)
-        assert np.abs(after - before).max() < 1e-4
+        # nothing was commanded; the servos only finish settling on the held target (the
+        # world idles in real time while the planner runs, so that residue depends on load)
+        assert np.array_equal(_commanded(b), commanded)
+        assert np.abs((await _arm(b))[0] - before[0]).max() < 1e-3
         partial = await b.follow_cartesian_path(
             CartesianGoal([down(0.3, -0.3, -0.1)], limits(), min_fraction=0.5))
         assert partial.status == 'SUCCEEDED', partial.message
