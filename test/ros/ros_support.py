@@ -90,13 +90,18 @@ class SensorPublisher:
     """
 
     def __init__(self, peer, config, wrench_hz=1000.0, joints_hz=500.0, force=(0.0, 0.0, 5.0),
-                 stamp_offset_s=0.0):
-        """Create the publishers on ``peer`` and start publishing."""
+                 stamp_offset_s=0.0, numbered=False):
+        """
+        Create the publishers on ``peer`` and start publishing.
+
+        ``numbered``: torque.x carries the wrench message's index (0, 1, ...),
+        so a receiver can count what it lost.
+        """
         from geometry_msgs.msg import WrenchStamped
         from rclpy.qos import qos_profile_sensor_data
         from sensor_msgs.msg import JointState
         node = peer.node
-        self.force = force
+        self.force, self.numbered = force, numbered
         self.offset_ns = int(stamp_offset_s * 1e9)
         topics = config.ros['topics']
         self.wrench_pub = node.create_publisher(WrenchStamped, topics['wrench']['name'],
@@ -128,6 +133,8 @@ class SensorPublisher:
             self._stamp(self.wrench_msg.header)
             f = self.wrench_msg.wrench.force
             f.x, f.y, f.z = self.force
+            if self.numbered:
+                self.wrench_msg.wrench.torque.x = float(tick)
             self.wrench_pub.publish(self.wrench_msg)
             self.published['wrench'] += 1
             if tick % self._joint_every == 0:

@@ -72,7 +72,8 @@ def test_joint_states_raw_and_objects_agree():
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize('executor,ingest', [('events', 'raw'), ('single', 'raw'),
+@pytest.mark.parametrize('executor,ingest', [('single', 'batched'), ('events', 'raw'),
+                                             ('single', 'raw'),
                                              ('events', 'objects'), ('multi', 'raw')])
 async def test_every_executor_and_ingest_mode_on_real_dds(executor, ingest):
     peer = ros_support.Peer()

@@ -50,7 +50,7 @@ class RosBackend:
         from mcp_ros_bridge.backends.ros.bindings import DeclaredBindings
         from mcp_ros_bridge.backends.ros.gripper import GripperInterface
         from mcp_ros_bridge.backends.ros.moveit import MoveItInterface
-        from mcp_ros_bridge.backends.ros.runtime import qos_from_name, RosRuntime
+        from mcp_ros_bridge.backends.ros.runtime import RosRuntime
         from mcp_ros_bridge.backends.ros.sensors import JointStateCache, WrenchBuffer
         runtime = RosRuntime(*self._node_args, executor=self.config.ros.get('executor', 'single'))
         node = await asyncio.to_thread(runtime.start)
@@ -60,22 +60,55 @@ class RosBackend:
         wrench = topics.get('wrench', {'name': '/ft_sensor/wrench'})
         self._parts['joints'] = JointStateCache(joints['name'])
         self._parts['wrench'] = WrenchBuffer(wrench['name'])
-        from geometry_msgs.msg import WrenchStamped
-        from sensor_msgs.msg import JointState
-        # raw: serialized bytes parsed with struct (cdr.py); objects: rclpy messages
-        raw = self.config.ros.get('sensor_ingest', 'raw') == 'raw'
-        depth = self.config.ros.get('sensor_qos_depth', 50)  # bursts of 50 ms kept
-        for msg_type, topic, cache in ((JointState, joints, self._parts['joints']),
-                                       (WrenchStamped, wrench, self._parts['wrench'])):
-            runtime.sensor_node.create_subscription(
-                msg_type, topic['name'], cache.on_raw if raw else cache.on_message,
-                qos_from_name(topic.get('qos'), sensor_depth=depth), raw=raw)
+        self._subscribe_sensors(runtime, joints, wrench)
         runner = GoalRunner(runtime)
         self._parts['runner'] = runner
         self._parts['moveit'] = MoveItInterface(self.config, runner, node,
                                                 runtime.clients_group, self._guard)
         self._parts['gripper'] = GripperInterface(self.config, runner)
         self._parts['bindings'] = DeclaredBindings(runtime, runner)
+
+    def _subscribe_sensors(self, runtime: Any, joints: Mapping[str, Any],
+                           wrench: Mapping[str, Any]) -> None:
+        """
+        Subscribe the sensor caches as ``ros.sensor_ingest`` says.
+
+        batched (default): taken in batches by a drain thread (:mod:`.batched`);
+        raw: one executor callback per serialized message; objects: one per
+        rclpy message object.
+        """
+        from geometry_msgs.msg import WrenchStamped
+        from sensor_msgs.msg import JointState
+        from mcp_ros_bridge.backends.ros.runtime import qos_from_name
+        ingest = self.config.ros.get('sensor_ingest', 'batched')
+        depth = self.config.ros.get('sensor_qos_depth', 200)
+        routes = ((JointState, joints, self._parts['joints']),
+                  (WrenchStamped, wrench, self._parts['wrench']))
+        if ingest == 'batched':
+            from mcp_ros_bridge.backends.ros.batched import SensorDrain
+            name, namespace, _ = self._node_args
+            period = self.config.ros.get('sensor_drain_period_ms', 4) / 1000.0
+            drain = SensorDrain(runtime.context, f'{name}_sensors', namespace, period)
+            for msg_type, topic, cache in routes:
+                drain.subscribe(msg_type, topic['name'],
+                                qos_from_name(topic.get('qos'), sensor_depth=depth),
+                                cache.on_raw)
+            drain.start()
+            self._parts['drain'] = drain
+            return
+        raw = ingest == 'raw'
+        for msg_type, topic, cache in routes:
+            runtime.sensor_node.create_subscription(
+                msg_type, topic['name'], cache.on_raw if raw else cache.on_message,
+                qos_from_name(topic.get('qos'), sensor_depth=depth), raw=raw)
+
+    def _fresh(self, name: str) -> Any:
+        """Return a sensor cache, first taking what has arrived when ingestion is batched."""
+        cache = self._part(name)
+        drain = self._parts.get('drain')
+        if drain is not None:
+            drain.drain()
+        return cache
 
     async def close(self) -> None:
         """Cancel running goals, then shut the node, executor and context down."""
@@ -84,7 +117,10 @@ class RosBackend:
             return
         await asyncio.wait({asyncio.ensure_future(self._parts['runner'].cancel_all())},
                            timeout=3.0)
+        drain = self._parts.get('drain')
         self._parts.clear()
+        if drain is not None:
+            await asyncio.to_thread(drain.close)
         await asyncio.to_thread(runtime.shutdown)
 
     async def wait_for_sensors(self, timeout_s: float) -> list[str]:
@@ -99,18 +135,18 @@ class RosBackend:
         max_age = self.config.limits.sensor_max_age_s
         if self.config.ros.get('force_guard', 'required') == 'off':
             return ForceGuard(None, limits.contact_force_limit_n, max_age)
-        self._part('wrench').read(1, self._runtime.now_s(), max_age)  # refuse when stale
+        self._fresh('wrench').read(1, self._runtime.now_s(), max_age)  # refuse when stale
         return ForceGuard(self._part('wrench'), limits.contact_force_limit_n, max_age)
 
     async def joint_states(self) -> JointStates:
         """Return the newest joint states; SENSOR_STALE when older than the max age."""
-        return self._part('joints').read(self.config.arm_joints, self._runtime.now_s(),
-                                         self.config.limits.sensor_max_age_s)
+        return self._fresh('joints').read(self.config.arm_joints, self._runtime.now_s(),
+                                          self.config.limits.sensor_max_age_s)
 
     async def wrench_samples(self, count: int) -> WrenchSamples:
         """Return up to ``count`` newest raw wrench samples; SENSOR_STALE when old."""
-        return self._part('wrench').read(count, self._runtime.now_s(),
-                                         self.config.limits.sensor_max_age_s)
+        return self._fresh('wrench').read(count, self._runtime.now_s(),
+                                          self.config.limits.sensor_max_age_s)
 
     async def end_effector_pose(self, frame: str, link: str = '') -> Pose:
         """Return the pose of ``link`` in ``frame`` via MoveIt's compute_fk."""
