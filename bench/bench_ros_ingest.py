@@ -3,15 +3,18 @@ Ingestion benchmark: 1 kHz WrenchStamped + 500 Hz JointState through RosBackend.
 
 A publisher runs in a separate process (so the figures are the bridge's own);
 the bridge process runs RosBackend and an asyncio loop that reads the newest
-samples every 10 ms. Printed: CPU share of one core used by the bridge process,
-CPU time per received message (less sensitive to other load on the machine),
-received rates, freshness lag (receive time - header stamp) p50/p99 and the
-backlog (mean lag of the first and last tenth of the run).
+samples every 10 ms. Printed: CPU share of one core used by the bridge process
+(readers included), CPU time per received message (less sensitive to other load
+on the machine), received rates, wrench messages lost (the publisher numbers
+them), freshness lag (time the bridge stored a sample - header stamp) p50/p99,
+the age of the newest sample at each read and the backlog (mean lag of the
+first and last tenth of the run). Unset options take robot.yaml's values.
 
-Usage: python bench/bench_ros_ingest.py [--seconds 10] [--ingest raw|objects]
-           [--executor single|multi|events] [--depth N] [--json]
+Usage: python bench/bench_ros_ingest.py [--seconds 10] [--ingest batched|raw|objects]
+           [--executor single|multi|events] [--depth N] [--period MS] [--json]
        python bench/bench_ros_ingest.py --compare [--repeat 3] [--seconds 8]
-           (every mode in a fresh process, ``--repeat`` times; medians in a table)
+           (every mode in a fresh process, ``--repeat`` times, interleaved; medians,
+           CPU spread and the CPU ratio to the shipped defaults in one table)
 """
 
 import argparse
@@ -28,10 +31,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, 'test', 'ros'))
 
-MODES = [  # (ingest, executor, sensor QoS history depth); the first is the old default
-    ('objects', 'single', 5), ('objects', 'multi', 5), ('raw', 'single', 5),
-    ('raw', 'single', 50), ('objects', 'events', 50), ('raw', 'events', 5),
-    ('raw', 'events', 50),
+MODES = [  # (ingest, executor, QoS depth, drain period ms); the first is the oldest default
+    ('objects', 'single', 5, 0), ('raw', 'single', 50, 0), ('raw', 'events', 50, 0),
+    ('batched', 'single', 200, 2), ('batched', 'single', 200, 8), (None, None, 0, 0),
 ]
 
 
@@ -39,7 +41,7 @@ def publisher(config, seconds, ready, counts):
     """Publish at 1 kHz / 500 Hz for ``seconds`` in this process."""
     import ros_support
     peer = ros_support.Peer('bench_publisher')
-    pub = ros_support.SensorPublisher(peer, config)
+    pub = ros_support.SensorPublisher(peer, config, numbered=True)
     ready.set()
     stop = multiprocessing.Event()
     stop.wait(seconds)
@@ -48,13 +50,22 @@ def publisher(config, seconds, ready, counts):
     peer.close()
 
 
-async def run(seconds, ingest, executor, depth):
+def mode_name(ingest, executor, depth, period):
+    """Return the label of a mode; unset parts are robot.yaml's."""
+    parts = [ingest, executor, depth and f'depth{depth}', period and f'{period}ms']
+    return '/'.join(str(p) for p in parts if p) or DEFAULTS
+
+
+DEFAULTS = 'robot.yaml defaults'
+
+
+async def run(seconds, ingest, executor, depth, period):
     """Run the benchmark once; return the figures as a dict."""
     import ros_support
     from mcp_ros_bridge.backends.ros import RosBackend
-    overrides = {'sensor_ingest': ingest, 'executor': executor}
-    if depth:
-        overrides['sensor_qos_depth'] = depth
+    overrides = {key: value for key, value in (
+        ('sensor_ingest', ingest), ('executor', executor), ('sensor_qos_depth', depth),
+        ('sensor_drain_period_ms', period)) if value}
     config = ros_support.robot_config(max_age_s=5.0, **overrides)
     backend = RosBackend(config, node_name='bench_bridge')
     await backend.start()
@@ -68,7 +79,7 @@ async def run(seconds, ingest, executor, depth):
     await asyncio.to_thread(ready.wait, 20.0)
     await backend.wait_for_sensors(10.0)
     await asyncio.sleep(0.5)  # warm-up
-    lags, read_ages = [], []
+    lags, read_ages, numbers = [], [], []
     seen = wrench0 = wrench.count
     joints0 = joints.count
     threads0 = thread_cpu()
@@ -78,7 +89,9 @@ async def run(seconds, ingest, executor, depth):
         states = await backend.joint_states()
         read_ages.append(max(samples.age_s, states.age_s) * 1e3)
         count = wrench.count
-        lags.extend((recv + offset - stamp) * 1e3 for stamp, recv, _ in wrench.tail(count - seen))
+        for stamp, recv, row in wrench.tail(count - seen):
+            lags.append((recv + offset - stamp) * 1e3)
+            numbers.append(row[3])
         seen = count
         await asyncio.sleep(0.01)
     cpu_s, wall = time.process_time() - cpu0, time.monotonic() - wall0
@@ -93,16 +106,19 @@ async def run(seconds, ingest, executor, depth):
     tenth = max(1, len(lags) // 10)
     ordered = sorted(lags)
     return {
-        'mode': f'{ingest}/{executor}' + (f'/depth{depth}' if depth else ''),
+        'mode': mode_name(ingest, executor, depth, period),
         'cpu_pct': 100.0 * cpu_s / wall,
         'cpu_us_per_msg': 1e6 * cpu_s / max(1, sum(received)),
         'wrench_hz': received[0] / wall, 'joints_hz': received[1] / wall,
         'lag_p50_ms': ordered[len(ordered) // 2],
         'lag_p99_ms': ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
         'lag_max_ms': ordered[-1],
+        'lost': int(numbers[-1] - numbers[0] + 1 - len(numbers)) if numbers else -1,
         'backlog_first_ms': statistics.mean(lags[:tenth]),
         'backlog_last_ms': statistics.mean(lags[-tenth:]),
-        'read_age_p50_ms': statistics.median(read_ages), 'reads': len(read_ages),
+        'read_age_p50_ms': statistics.median(read_ages),
+        'read_age_p99_ms': sorted(read_ages)[int(0.99 * (len(read_ages) - 1))],
+        'reads': len(read_ages),
         'published': dict(counts),
         'threads_pct': {k: round(v, 1) for k, v in sorted(per_thread.items()) if v >= 0.05},
     }
@@ -135,54 +151,63 @@ def report(r, seconds):
     print(f'mode                {r["mode"]}, {seconds:.1f} s')
     print(f'bridge CPU          {r["cpu_pct"]:.1f} % of one core (goal <= 10 %), '
           f'{r["cpu_us_per_msg"]:.0f} us per received message')
-    print(f'received            wrench {r["wrench_hz"]:.0f} Hz, joints {r["joints_hz"]:.0f} Hz')
+    print(f'received            wrench {r["wrench_hz"]:.0f} Hz, joints {r["joints_hz"]:.0f} Hz, '
+          f'{r["lost"]} wrench messages lost')
     print(f'freshness lag       p50 {r["lag_p50_ms"]:.2f} ms, p99 {r["lag_p99_ms"]:.2f} ms, '
           f'max {r["lag_max_ms"]:.2f} ms (goal p99 < 5 ms)')
     print(f'backlog growth      lag first 10 % {r["backlog_first_ms"]:.2f} ms -> '
           f'last 10 % {r["backlog_last_ms"]:.2f} ms')
-    print(f'reads               {r["reads"]}, age at read p50 {r["read_age_p50_ms"]:.2f} ms')
+    print(f'reads               {r["reads"]}, age at read p50 {r["read_age_p50_ms"]:.2f} ms, '
+          f'p99 {r["read_age_p99_ms"]:.2f} ms')
     print(f'published (total)   {r["published"]}')
     print(f'threads (% of core) {r["threads_pct"]}')
 
 
-COLUMNS = [('cpu_pct', 'CPU %'), ('cpu_us_per_msg', 'us/msg'), ('wrench_hz', 'wrench Hz'),
-           ('joints_hz', 'joints Hz'), ('lag_p50_ms', 'lag p50'), ('lag_p99_ms', 'lag p99'),
-           ('backlog_first_ms', 'lag 1st 10%'), ('backlog_last_ms', 'lag last 10%')]
+COLUMNS = [('cpu_pct', 'CPU %'), ('cpu_us_per_msg', 'us/msg'), ('lost', 'lost'),
+           ('lag_p50_ms', 'lag p50'), ('lag_p99_ms', 'lag p99'),
+           ('read_age_p50_ms', 'read p50'), ('read_age_p99_ms', 'read p99'),
+           ('backlog_last_ms', 'lag last10%')]
 
 
 def compare(seconds, repeat):
     """Run every mode ``repeat`` times (interleaved), each in a fresh process; print medians."""
     runs = {}
     for i in range(repeat):
-        for ingest, executor, depth in MODES:
-            cmd = [sys.executable, os.path.abspath(__file__), '--json', '--seconds',
-                   str(seconds), '--ingest', ingest, '--executor', executor,
-                   '--depth', str(depth)]
+        for mode in MODES:
+            cmd = [sys.executable, os.path.abspath(__file__), '--json', '--seconds', str(seconds)]
+            for flag, value in zip(('--ingest', '--executor', '--depth', '--period'), mode):
+                cmd += [flag, str(value)] if value else []
             out = subprocess.run(cmd, check=False, capture_output=True, text=True,
-                                 timeout=120)
+                                 timeout=180)
             line = out.stdout.strip().splitlines()[-1] if out.stdout.strip() else '{}'
             result = json.loads(line)
             if 'mode' not in result:
-                print(f'{ingest}/{executor} failed: {out.stderr[-500:]}', file=sys.stderr)
+                print(f'{mode} failed: {out.stderr[-500:]}', file=sys.stderr)
                 continue
             runs.setdefault(result['mode'], []).append(result)
             print(f'run {i + 1}/{repeat} {result["mode"]}: {result["cpu_pct"]:.1f} %, '
                   f'{result["cpu_us_per_msg"]:.0f} us/msg', file=sys.stderr)
-    print(f'medians of {repeat} runs of {seconds:.0f} s (1 kHz wrench + 500 Hz joints)')
-    print(f'{"mode":<24}' + ''.join(f'{title:>13}' for _, title in COLUMNS))
+    base = statistics.median(r['cpu_pct'] for r in runs.get(DEFAULTS, [{'cpu_pct': 0.0}]))
+    print(f'medians of {repeat} runs of {seconds:.0f} s (1 kHz wrench + 500 Hz joints); '
+          'goal: CPU <= 10 %, lag p99 < 5 ms, nothing lost')
+    print(f'{"mode":<30}{"CPU min-max":>13}{"x defaults":>11}'
+          + ''.join(f'{title:>12}' for _, title in COLUMNS))
     for mode, results in runs.items():
+        cpu = [r['cpu_pct'] for r in results]
         cells = (statistics.median(r[key] for r in results) for key, _ in COLUMNS)
-        print(f'{mode:<24}' + ''.join(f'{cell:>13.2f}' for cell in cells))
+        ratio = statistics.median(cpu) / base if base else float('nan')
+        print(f'{mode:<30}{min(cpu):>6.1f}-{max(cpu):<6.1f}{ratio:>11.2f}'
+              + ''.join(f'{cell:>12.2f}' for cell in cells))
 
 
 def main():
     """Parse arguments and run."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     parser.add_argument('--seconds', type=float, default=10.0)
-    parser.add_argument('--ingest', choices=['raw', 'objects'], default='raw')
-    parser.add_argument('--executor', choices=['single', 'multi', 'events'], default='events')
-    parser.add_argument('--depth', type=int, default=0,
-                        help='sensor QoS depth (0: the backend default, 50)')
+    parser.add_argument('--ingest', choices=['batched', 'raw', 'objects'])
+    parser.add_argument('--executor', choices=['single', 'multi', 'events'])
+    parser.add_argument('--depth', type=int, default=0, help='sensor QoS depth')
+    parser.add_argument('--period', type=float, default=0, help='batched: drain period, ms')
     parser.add_argument('--json', action='store_true', help='print one JSON line')
     parser.add_argument('--compare', action='store_true', help='every mode, medians')
     parser.add_argument('--repeat', type=int, default=3)
@@ -190,7 +215,8 @@ def main():
     if args.compare:
         compare(args.seconds, args.repeat)
         return
-    result = asyncio.run(run(args.seconds, args.ingest, args.executor, args.depth))
+    result = asyncio.run(run(args.seconds, args.ingest, args.executor, args.depth,
+                             args.period))
     if args.json:
         print(json.dumps(result))
     else:
