@@ -11,7 +11,7 @@ holder stops the robot before it lets go, so the arm is free only once stopped.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 import time
@@ -87,17 +87,18 @@ class MotionArbiter:
             self.running = None
             self._idle.set()
 
-    def preempt(self, reason: str, request: object = None) -> bool:
+    def preempt(self, reason: str,
+                started_by: Callable[[object], bool] | None = None) -> bool:
         """
-        Cancel the held motion (only the one for ``request`` when given).
+        Cancel the held motion; with ``started_by``, only if it accepts the motion's request.
 
-        Without ``request`` this is a stop: it also refuses every call admitted
-        before it. Return True when a motion was held and is being cancelled.
+        Without ``started_by`` this is a stop: it also refuses every call
+        admitted before it. Return True when a motion is being cancelled.
         """
-        if request is None:
+        if started_by is None:
             self.stop_epoch += 1
         motion = self.running
-        if motion is None or (request is not None and motion.request != request):
+        if motion is None or (started_by is not None and not started_by(motion.request)):
             return False
         if not motion.preempted_by:
             motion.preempted_by = reason

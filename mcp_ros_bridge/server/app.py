@@ -70,7 +70,7 @@ async def build(options: ServeOptions, backend: RobotBackend | None = None
 async def _serve_http(bridge: BridgeServer, options: ServeOptions) -> None:
     import uvicorn
     app = build_app(bridge.server, options.host, options.port, read_token(options),
-                    options.allowed_origins)
+                    options.allowed_origins, bridge.pipeline.requester_gone)
     family = socket.AF_INET6 if ':' in options.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

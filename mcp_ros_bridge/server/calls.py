@@ -219,17 +219,27 @@ class CallPipeline:
         # Only reached when the motion was preempted (its cancel scope caught the cancel).
         return stopped_result(spec.name, motion.preempted_by, True)
 
-    def requester_gone(self, request: tuple[str, str]) -> None:
+    def requester_gone(self, session: str, request_id: str | None = None) -> None:
         """
-        Stop the motion requested by ``request`` (HTTP session, JSON-RPC id): its client left.
+        Stop the motion an HTTP request (or any of a session's) started: its client left.
 
-        Remembered for a while, so a call still on its way to the arbiter never starts.
+        A request is remembered for a while, so a call still on its way to the
+        arbiter never starts.
         """
-        self._gone[request] = None
-        while len(self._gone) > GONE_REMEMBERED:
-            self._gone.popitem(last=False)
-        if self.arbiter.preempt('the client that requested it disconnected', request):
-            log.warning('client of request %s disconnected mid-motion; stopping', request[1])
+        if request_id is not None:
+            self._gone[(session, request_id)] = None
+            while len(self._gone) > GONE_REMEMBERED:
+                self._gone.popitem(last=False)
+            why = 'the client that requested it disconnected'
+        else:
+            why = 'the client ended its session'
+
+        def started_by(request: object) -> bool:
+            return isinstance(request, tuple) and request[0] == session and (
+                request_id is None or request[1] == request_id)
+
+        if self.arbiter.preempt(why, started_by):
+            log.warning('%s mid-motion; stopping the arm', why)
 
     async def _run(self, ctx: Any, spec: ToolSpec, kind: Kind, args: dict[str, Any],
                    timeout: float | None = None) -> types.CallToolResult:

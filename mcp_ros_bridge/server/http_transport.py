@@ -16,6 +16,7 @@ from typing import Any
 
 from mcp.server.lowlevel import Server
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp_ros_bridge.server.requester_watch import OnGone, RequesterWatch
 
 MAX_BODY_BYTES = 1_000_000
 
@@ -80,10 +81,13 @@ def check_bind(host: str, token: str | None) -> None:
 
 
 def build_app(server: Server, host: str, port: int, token: str | None,
-              allowed_origins: list[str] | None = None) -> Any:
+              allowed_origins: list[str] | None = None,
+              on_requester_gone: OnGone | None = None) -> Any:
     """Return the ASGI app serving MCP at ``/mcp``."""
     check_bind(host, token)
     app = server.streamable_http_app(
         streamable_http_path='/mcp', host=host, max_request_body_size=MAX_BODY_BYTES,
         transport_security=security_settings(host, port, allowed_origins))
+    if on_requester_gone is not None:
+        app = RequesterWatch(app, on_requester_gone, MAX_BODY_BYTES)
     return BearerAuth(app, token) if token else app

@@ -1,23 +1,16 @@
 """
 The real server in a subprocess: stdio in both protocol modes, and Streamable HTTP hardening.
 
-The subprocess is ``mcp-ros-bridge serve`` on the simulation (``--sim-speed 0``)
-when the simulation backend imports, otherwise the test-only launcher
-``serve_recording.py`` on the recording double. Every wait is bounded and the
-process is always killed.
+The subprocess comes from ``server_process`` (fast simulation, or the recording
+double where the simulation does not import).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-import os
 import re
 import sys
-from typing import Any
 
 import anyio
-from anyio.abc import Process
 from bridge_kit import make_bridge, MODES, REPO, text_of
 from doubles import RecordingBackend
 import httpx2
@@ -26,16 +19,10 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_ros_bridge.server.app import serve, ServeOptions
 from mcp_ros_bridge.server.http_transport import build_app, is_loopback
 import pytest
+from server_process import http_server, serve_argv, server_env
 
 pytestmark = [pytest.mark.contract, pytest.mark.anyio]
 
-try:
-    from mcp_ros_bridge.backends.sim import SimBackend  # noqa: F401 - availability probe
-    SIM = True
-except Exception:  # noqa: BLE001 - any import failure means: use the launcher
-    SIM = False
-
-LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'serve_recording.py')
 TOKEN = 'test-token-7f3a9c'
 REACHABLE = {'position': {'x': 0.4, 'y': 0.1, 'z': 0.35}}
 INIT = {'jsonrpc': '2.0', 'id': 1, 'method': 'initialize',
@@ -43,23 +30,6 @@ INIT = {'jsonrpc': '2.0', 'id': 1, 'method': 'initialize',
                    'clientInfo': {'name': 'raw', 'version': '0'}}}
 JSON_HEADERS = {'Accept': 'application/json, text/event-stream',
                 'Content-Type': 'application/json'}
-PORT_LINE = re.compile(r'serving MCP over HTTP at http://127\.0\.0\.1:(\d+)/mcp')
-
-
-def serve_argv(*flags: str) -> list[str]:
-    """Return the argv (after the interpreter) that serves the bridge with ``flags``."""
-    if SIM:
-        return ['-m', 'mcp_ros_bridge.cli', 'serve', '--sim-speed', '0', '--no-watch', *flags]
-    return [LAUNCHER, *flags]
-
-
-def server_env(token: str | None) -> dict[str, str]:
-    """Return the subprocess environment, with or without the bearer token."""
-    env = {k: v for k, v in os.environ.items() if k != 'MCP_ROS_BRIDGE_TOKEN'}
-    env['PYTHONPATH'] = REPO + os.pathsep + env.get('PYTHONPATH', '')
-    if token:
-        env['MCP_ROS_BRIDGE_TOKEN'] = token
-    return env
 
 
 @pytest.mark.parametrize('mode', MODES)
@@ -79,45 +49,6 @@ async def test_stdio_subprocess(mode: str) -> None:
             assert moved.structured_content['status'] == 'SUCCEEDED'
             bad = await client.call_tool('move_arm_to_pose', {'position': {'x': '0.4'}})
             assert bad.is_error and 'position.x' in text_of(bad)
-
-
-async def _drain(stream: Any, lines: list[str], port_found: anyio.Event,
-                 port: list[int]) -> None:
-    buffer = b''
-    async for chunk in stream:
-        buffer += chunk
-        while b'\n' in buffer:
-            line, buffer = buffer.split(b'\n', 1)
-            text = line.decode('utf-8', 'replace')
-            lines.append(text)
-            m = PORT_LINE.search(text)
-            if m and not port_found.is_set():
-                port.append(int(m.group(1)))
-                port_found.set()
-
-
-@asynccontextmanager
-async def http_server(token: str | None) -> AsyncIterator[tuple[str, list[str]]]:
-    """Start the server over HTTP on a free loopback port; yield its URL and its log lines."""
-    lines: list[str] = []
-    port: list[int] = []
-    found = anyio.Event()
-    process: Process = await anyio.open_process(
-        [sys.executable, *serve_argv('--transport', 'http', '--host', '127.0.0.1',
-                                     '--port', '0')],
-        cwd=REPO, env=server_env(token))
-    try:
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(_drain, process.stderr, lines, found, port)
-            with anyio.fail_after(90):
-                await found.wait()
-            yield f'http://127.0.0.1:{port[0]}/mcp', lines
-            tg.cancel_scope.cancel()
-    finally:
-        if process.returncode is None:
-            process.kill()
-        with anyio.move_on_after(10, shield=True):
-            await process.wait()
 
 
 async def test_http_subprocess_hardening_and_session() -> None:

@@ -1,0 +1,87 @@
+"""
+The real server in a subprocess, for transport tests: argv, environment, HTTP start-up.
+
+The subprocess is ``mcp-ros-bridge serve`` on the simulation when the simulation
+backend imports, otherwise the test-only launcher ``serve_recording.py`` on the
+recording double. Every wait is bounded and the process is always killed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+import os
+import re
+import sys
+from typing import Any
+
+import anyio
+from anyio.abc import Process
+from bridge_kit import REPO
+
+try:
+    from mcp_ros_bridge.backends.sim import SimBackend  # noqa: F401 - availability probe
+    SIM = True
+except Exception:  # noqa: BLE001 - any import failure means: use the launcher
+    SIM = False
+
+LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'serve_recording.py')
+PORT_LINE = re.compile(r'serving MCP over HTTP at http://([0-9.]+):(\d+)/mcp')
+
+
+def serve_argv(*flags: str, sim_speed: str = '0') -> list[str]:
+    """Return the argv (after the interpreter) that serves the bridge with ``flags``."""
+    if SIM:
+        return ['-m', 'mcp_ros_bridge.cli', 'serve', '--sim-speed', sim_speed, '--no-watch',
+                *flags]
+    return [LAUNCHER, *flags]
+
+
+def server_env(token: str | None) -> dict[str, str]:
+    """Return the subprocess environment, with or without the bearer token."""
+    env = {k: v for k, v in os.environ.items() if k != 'MCP_ROS_BRIDGE_TOKEN'}
+    env['PYTHONPATH'] = REPO + os.pathsep + env.get('PYTHONPATH', '')
+    if token:
+        env['MCP_ROS_BRIDGE_TOKEN'] = token
+    return env
+
+
+async def _drain(stream: Any, lines: list[str], port_found: anyio.Event,
+                 port: list[int]) -> None:
+    buffer = b''
+    async for chunk in stream:
+        buffer += chunk
+        while b'\n' in buffer:
+            line, buffer = buffer.split(b'\n', 1)
+            text = line.decode('utf-8', 'replace')
+            lines.append(text)
+            m = PORT_LINE.search(text)
+            if m and not port_found.is_set():
+                port.append(int(m.group(2)))
+                port_found.set()
+
+
+@asynccontextmanager
+async def http_server(token: str | None, host: str = '127.0.0.1', sim_speed: str = '0',
+                      flags: tuple[str, ...] = ()
+                      ) -> AsyncIterator[tuple[str, list[str]]]:
+    """Start the server over HTTP on a free port of ``host``; yield its URL and log lines."""
+    lines: list[str] = []
+    port: list[int] = []
+    found = anyio.Event()
+    process: Process = await anyio.open_process(
+        [sys.executable, *serve_argv('--transport', 'http', '--host', host, '--port', '0',
+                                     *flags, sim_speed=sim_speed)],
+        cwd=REPO, env=server_env(token))
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_drain, process.stderr, lines, found, port)
+            with anyio.fail_after(90):
+                await found.wait()
+            yield f'http://{host}:{port[0]}/mcp', lines
+            tg.cancel_scope.cancel()
+    finally:
+        if process.returncode is None:
+            process.kill()
+        with anyio.move_on_after(10, shield=True):
+            await process.wait()
