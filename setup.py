@@ -40,7 +40,7 @@ setup(
     entry_points={
         'console_scripts': [
             'mcp-ros-bridge = mcp_ros_bridge.cli:main',
-            'bridge = mcp_ros_bridge.ros_entry:main',
+            'mcp_ros_bridge_node = mcp_ros_bridge.ros_entry:main',
         ],
     },
 )

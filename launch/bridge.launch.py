@@ -16,6 +16,7 @@ ARGUMENTS = {
     'host': ('127.0.0.1', 'HTTP bind address'),
     'port': ('8765', 'HTTP port'),
     'namespace': ('', 'ROS namespace of the bridge node'),
+    'use_sim_time': ('false', 'true beside a simulator (Gazebo): the node clock follows /clock'),
 }
 
 
@@ -31,8 +32,9 @@ def generate_launch_description():
         'transport': LaunchConfiguration('transport'),
         'host': LaunchConfiguration('host'),
         'port': ParameterValue(LaunchConfiguration('port'), value_type=int),
+        'use_sim_time': ParameterValue(LaunchConfiguration('use_sim_time'), value_type=bool),
     }
-    node = Node(package='mcp_ros_bridge', executable='bridge', name='mcp_ros_bridge',
-                namespace=LaunchConfiguration('namespace'), output='screen',
-                parameters=[params_file, overrides])
+    node = Node(package='mcp_ros_bridge', executable='mcp_ros_bridge_node',
+                name='mcp_ros_bridge', namespace=LaunchConfiguration('namespace'),
+                output='screen', parameters=[params_file, overrides])
     return LaunchDescription(arguments + [node])

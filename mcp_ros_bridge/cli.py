@@ -20,6 +20,8 @@ def _serve_args(p: argparse.ArgumentParser) -> None:
                    help='tool description language')
     p.add_argument('--sim-speed', type=float, default=1.0,
                    help='simulation speed factor; 0 runs as fast as possible')
+    p.add_argument('--use-sim-time', action='store_true',
+                   help='backend ros: use /clock (Gazebo, simulation time) as the node clock')
 
 
 def _parser() -> argparse.ArgumentParser:

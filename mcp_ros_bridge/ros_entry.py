@@ -1,5 +1,8 @@
 """
-The ``bridge`` console script: ``ros2 run mcp_ros_bridge bridge --ros-args -p transport:=stdio``.
+The ROS node executable: ``ros2 run mcp_ros_bridge mcp_ros_bridge_node --ros-args ...``.
+
+colcon installs it under ``lib/mcp_ros_bridge`` (setup.cfg), where ``ros2 run``
+and launch files find it; ``--help`` prints the parameters without starting ROS.
 
 Settings are ROS parameters (declared with descriptors) so they come from
 ``--ros-args -p``, a parameters YAML or the launch file. Standard output
@@ -24,8 +27,26 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     'token_file': ('', 'file holding the HTTP bearer token; empty: no token'),
     'audit_log': ('', 'path of the JSON-lines audit log; empty: no audit log'),
     'lang': ('en', 'language of tool texts'),
+    'use_sim_time': (False, 'use /clock (simulation time, e.g. Gazebo) as the node clock'),
 }
 NODE_NAME = 'mcp_ros_bridge'
+EXECUTABLE = 'mcp_ros_bridge_node'
+USAGE = f"""usage: ros2 run mcp_ros_bridge {EXECUTABLE} [--ros-args -p NAME:=VALUE ...]
+
+Serve the robot's capabilities as MCP tools from a ROS 2 node. Settings are ROS
+parameters (also set by a parameters file or launch/bridge.launch.py):
+"""
+EXAMPLE = f"""
+example (an agent host starting the bridge over stdio, Gazebo sim time):
+  ros2 run mcp_ros_bridge {EXECUTABLE} --ros-args -p transport:=stdio -p use_sim_time:=true
+"""
+
+
+def help_text() -> str:
+    """Return the ``--help`` text: usage, every parameter with its default, an example."""
+    rows = [f'  {name:<13} {description} (default: {default!r})'
+            for name, (default, description) in PARAMETERS.items()]
+    return USAGE + '\n'.join(rows) + '\n' + EXAMPLE
 
 
 def split_ros_args(argv: list[str]) -> list[str]:
@@ -46,6 +67,9 @@ def read_parameters(ros_args: list[str]) -> dict[str, Any]:
         node = rclpy.create_node(NODE_NAME, context=context)
         values = {}
         for name, (default, description) in PARAMETERS.items():
+            if node.has_parameter(name):  # use_sim_time: every rclpy node declares it
+                values[name] = node.get_parameter(name).value
+                continue
             descriptor = ParameterDescriptor(description=description, read_only=True)
             values[name] = node.declare_parameter(name, default, descriptor).value
         node.destroy_node()
@@ -72,7 +96,8 @@ async def run(values: dict[str, Any], ros_args: list[str]) -> None:
         await serve(options)
         return
     from mcp_ros_bridge.backends.ros import RosBackend
-    backend = RosBackend(load_robot_config(config_dir), node_name=NODE_NAME, ros_args=ros_args)
+    backend = RosBackend(load_robot_config(config_dir), node_name=NODE_NAME, ros_args=ros_args,
+                         use_sim_time=values['use_sim_time'])
     await backend.start()
     try:
         silent = await backend.wait_for_sensors(2.0)
@@ -86,6 +111,10 @@ async def run(values: dict[str, Any], ros_args: list[str]) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Run the bridge; return the process exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    own = argv[:argv.index('--ros-args')] if '--ros-args' in argv else argv
+    if '-h' in own or '--help' in own:
+        print(help_text(), end='')
+        return 0
     os.environ.setdefault('RCUTILS_LOGGING_USE_STDOUT', '0')  # stdout is for MCP only
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format='[%(levelname)s] [%(name)s]: %(message)s')

@@ -18,6 +18,6 @@ def make_backend(name: str, robot: RobotConfig, **options: Any) -> RobotBackend:
                           seed=int(options.get('seed', 0)))
     if name == 'ros':
         from mcp_ros_bridge.backends.ros import RosBackend
-        return RosBackend(robot, **{k: v for k, v in options.items()
-                                    if k in ('node_name', 'namespace', 'ros_args')})
+        keys = ('node_name', 'namespace', 'ros_args', 'use_sim_time')
+        return RosBackend(robot, **{k: v for k, v in options.items() if k in keys})
     raise ValueError(f'unknown backend {name!r}; use one of {", ".join(BACKENDS)}')

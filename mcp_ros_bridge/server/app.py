@@ -38,6 +38,7 @@ class ServeOptions:
     audit_log: str = ''
     lang: str = 'en'
     sim_speed: float = 1.0
+    use_sim_time: bool = False
     approval_policy: str = 'deny'
     watch: bool = True
     allowed_origins: list[str] = field(default_factory=list)
@@ -60,7 +61,8 @@ async def build(options: ServeOptions, backend: RobotBackend | None = None
     config_dir = options.config_dir or default_config_dir()
     catalog = load_catalog(config_dir, options.lang, kinds=KINDS)
     if backend is None:
-        backend = make_backend(options.backend, catalog.robot, sim_speed=options.sim_speed)
+        backend = make_backend(options.backend, catalog.robot, sim_speed=options.sim_speed,
+                               use_sim_time=options.use_sim_time)
     await backend.start()
     audit = AuditLog(options.audit_log or None)
     settings = CallSettings(approval_policy=options.approval_policy)

@@ -18,8 +18,25 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def robot_config(max_age_s=0.2, **ros_overrides):
     """Return the shipped robot config with a short max age and unique topic names."""
+    from mcp_ros_bridge.catalog.robot import RobotConfig
+    return RobotConfig.from_dict(robot_yaml(max_age_s, **ros_overrides))
+
+
+def config_dir(path, max_age_s=0.2, **ros_overrides):
+    """Write the shipped config with :func:`robot_config` changes to ``path``; return both."""
+    import shutil
     import yaml
     from mcp_ros_bridge.catalog.robot import RobotConfig
+    shutil.copy(os.path.join(REPO, 'config', 'tools.yaml'), path)
+    raw = robot_yaml(max_age_s, **ros_overrides)
+    with open(os.path.join(path, 'robot.yaml'), 'w', encoding='utf-8') as f:
+        yaml.safe_dump(raw, f)
+    return str(path), RobotConfig.from_dict(raw)
+
+
+def robot_yaml(max_age_s=0.2, **ros_overrides):
+    """Return the shipped robot.yaml as a dict, with a short max age and unique topics."""
+    import yaml
     with open(os.path.join(REPO, 'config', 'robot.yaml'), encoding='utf-8') as f:
         raw = yaml.safe_load(f)
     tag = f'{os.getpid()}_{next(_COUNTER)}'
@@ -29,7 +46,7 @@ def robot_config(max_age_s=0.2, **ros_overrides):
     if os.environ.get('MCP_ROS_TEST_EXECUTOR'):  # run the ROS suite on another executor
         raw['ros']['executor'] = os.environ['MCP_ROS_TEST_EXECUTOR']
     raw['ros'].update(ros_overrides)
-    return RobotConfig.from_dict(raw)
+    return raw
 
 
 def _counter():
@@ -90,12 +107,13 @@ class SensorPublisher:
     """
 
     def __init__(self, peer, config, wrench_hz=1000.0, joints_hz=500.0, force=(0.0, 0.0, 5.0),
-                 stamp_offset_s=0.0, numbered=False):
+                 stamp_offset_s=0.0, numbered=False, now_ns=None):
         """
         Create the publishers on ``peer`` and start publishing.
 
         ``numbered``: torque.x carries the wrench message's index (0, 1, ...),
-        so a receiver can count what it lost.
+        so a receiver can count what it lost. ``now_ns()`` gives the stamps
+        (default: the peer's clock).
         """
         from geometry_msgs.msg import WrenchStamped
         from rclpy.qos import qos_profile_sensor_data
@@ -113,7 +131,7 @@ class SensorPublisher:
         self.joint_msg.name = list(config.arm_joints) + list(config.gripper_joints)
         self.joint_msg.position = list(config.home) + [0.02, 0.02]
         self.published = {'wrench': 0, 'joints': 0}
-        self._clock = node.get_clock()
+        self._now_ns = now_ns or (lambda: node.get_clock().now().nanoseconds)
         self._period = 1.0 / wrench_hz
         self._joint_every = max(1, round(wrench_hz / joints_hz))
         self._stopped = threading.Event()
@@ -122,7 +140,7 @@ class SensorPublisher:
         peer.before_close.append(self.stop)
 
     def _stamp(self, header):
-        now = self._clock.now().nanoseconds - self.offset_ns
+        now = self._now_ns() - self.offset_ns
         header.stamp.sec, header.stamp.nanosec = divmod(now, 1_000_000_000)
 
     def _run(self):
@@ -147,5 +165,43 @@ class SensorPublisher:
 
     def stop(self):
         """Stop publishing (the topics go silent) and join the thread."""
+        self._stopped.set()
+        self._thread.join(timeout=2.0)
+
+
+class SimClock:
+    """
+    Publishes ``/clock`` as Gazebo does: simulation time from ``start_s``, at ``rtf`` x real time.
+
+    ``now_ns()`` is the simulation time to stamp sensor messages with.
+    """
+
+    def __init__(self, peer, start_s=100.0, rtf=0.5, hz=250.0):
+        """Create the /clock publisher on ``peer`` and start publishing."""
+        import time
+        from rclpy.qos import QoSProfile
+        from rosgraph_msgs.msg import Clock
+        self._start_ns, self._rtf = int(start_s * 1e9), rtf
+        self._t0 = time.monotonic()
+        self._pub = peer.node.create_publisher(Clock, '/clock', QoSProfile(depth=10))
+        self._msg, self._period = Clock(), 1.0 / hz
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        peer.before_close.append(self.stop)
+
+    def now_ns(self):
+        """Return the current simulation time in nanoseconds."""
+        import time
+        return self._start_ns + int((time.monotonic() - self._t0) * self._rtf * 1e9)
+
+    def _run(self):
+        while not self._stopped.is_set():
+            self._msg.clock.sec, self._msg.clock.nanosec = divmod(self.now_ns(), 1_000_000_000)
+            self._pub.publish(self._msg)
+            self._stopped.wait(self._period)
+
+    def stop(self):
+        """Stop publishing /clock (simulation paused or gone) and join the thread."""
         self._stopped.set()
         self._thread.join(timeout=2.0)

@@ -1,14 +1,18 @@
 """
-The ``bridge`` entry point as an agent host runs it: MCP over stdio, ROS backend.
+The ROS entry points as an agent host runs them: MCP over stdio, ROS backend.
 
 Standard output must carry only JSON-RPC lines; closing standard input ends
-the process cleanly (exit 0, no abort from rclpy at exit).
+the process cleanly (exit 0, no abort from rclpy at exit). Both the node
+executable and ``mcp-ros-bridge serve --backend ros`` take ``use_sim_time``.
 """
 
+import itertools
 import json
 import os
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 import ros_support
@@ -49,3 +53,65 @@ def test_stdio_bridge_speaks_only_mcp_on_stdout_and_exits_cleanly():
         assert json.loads(line)['jsonrpc'] == '2.0'
     assert proc.returncode == 0, err
     assert 'terminate called' not in err and 'Traceback' not in err, err
+
+
+WAITING = ('no message has arrived on /clock', 'no message received on')
+
+
+def _read_joints_until_clock_arrives(cmd, timeout_s=60.0):
+    """Start ``cmd``; read joints until /clock and sensors are seen; return (result, err, rc)."""
+    env = dict(os.environ, PYTHONPATH=ros_support.REPO)
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, cwd=ros_support.REPO, text=True)
+
+    def send(message):
+        proc.stdin.write(json.dumps(message) + '\n')
+        proc.stdin.flush()
+        return json.loads(proc.stdout.readline()) if 'id' in message else None
+
+    try:
+        send(INIT)
+        send({'jsonrpc': '2.0', 'method': 'notifications/initialized'})
+        deadline, pause = time.monotonic() + timeout_s, threading.Event()
+        for call_id in itertools.count(10):
+            result = send({'jsonrpc': '2.0', 'id': call_id, 'method': 'tools/call',
+                           'params': {'name': 'get_joint_states', 'arguments': {}}})['result']
+            text = result['content'][0]['text']
+            if not any(w in text for w in WAITING) or time.monotonic() > deadline:
+                break
+            pause.wait(0.05)  # discovery of /clock or the sensors is under way: ask again
+        _, err = proc.communicate('', timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return result, err, proc.returncode
+
+
+@pytest.mark.parametrize(('entry', 'sim_time'), [('node', True), ('cli', True), ('cli', False)])
+def test_use_sim_time_reaches_the_node_from_each_entry_point(entry, sim_time, tmp_path):
+    """Gazebo-like /clock and sim stamps: fresh reads with use_sim_time, a clock error without."""
+    config_dir, config = ros_support.config_dir(tmp_path, max_age_s=0.5)
+    if entry == 'node':
+        script = 'import sys; from mcp_ros_bridge.ros_entry import main; sys.exit(main())'
+        cmd = [sys.executable, '-c', script, '--ros-args', '-p', 'transport:=stdio',
+               '-p', f'config_dir:={config_dir}', '-r', '__node:=bridge_sim_entry',
+               '-p', f'use_sim_time:={str(sim_time).lower()}']
+    else:
+        cmd = [sys.executable, '-m', 'mcp_ros_bridge.cli', 'serve', '--backend', 'ros',
+               '--config', config_dir, '--no-watch'] + (['--use-sim-time'] if sim_time else [])
+    peer = ros_support.Peer('gazebo_entry')
+    try:
+        clock = ros_support.SimClock(peer, start_s=50.0, rtf=1.0)
+        ros_support.SensorPublisher(peer, config, now_ns=clock.now_ns)
+        result, err, code = _read_joints_until_clock_arrives(cmd)
+    finally:
+        peer.close()
+    assert code == 0, err
+    if sim_time:
+        assert not result.get('isError'), result
+        assert 40.0 < result['structuredContent']['stamp'] < 1e6  # simulation seconds
+    else:
+        assert result['isError']
+        text = result['content'][0]['text']
+        assert 'CLOCK_MISMATCH' in text and 'simulation time' in text and 'use_sim_time' in text

@@ -3,6 +3,8 @@
 import ast
 import os
 import py_compile
+import subprocess
+import sys
 
 from mcp_ros_bridge import ros_entry
 import pytest
@@ -48,7 +50,8 @@ def test_launch_file_compiles(tmp_path):
 def test_launch_arguments_match_node_parameters():
     tree = launch_tree()
     arguments = set(literal(tree, 'ARGUMENTS'))
-    assert {'config', 'backend', 'transport', 'host', 'port', 'namespace'} <= arguments
+    assert {'config', 'backend', 'transport', 'host', 'port', 'namespace',
+            'use_sim_time'} <= arguments
     mapped = {RENAMED.get(a, a) for a in arguments - NOT_PARAMETERS}
     assert mapped <= set(ros_entry.PARAMETERS), mapped - set(ros_entry.PARAMETERS)
     assert override_keys(tree) == mapped
@@ -66,3 +69,32 @@ def test_ros_args_are_split_from_the_command_line():
     argv = ['--ros-args', '-p', 'transport:=stdio', '-r', '__ns:=/arm']
     assert ros_entry.split_ros_args(argv) == argv[1:]
     assert ros_entry.split_ros_args(['--verbose']) == []
+
+
+def test_node_executable_is_installed_under_lib_and_named_for_the_package():
+    """``ros2 run`` finds it in lib/mcp_ros_bridge; no generic name such as ``bridge``."""
+    import configparser
+    with open(os.path.join(REPO, 'setup.py'), encoding='utf-8') as f:
+        setup_py = f.read()
+    assert f"'{ros_entry.EXECUTABLE} = mcp_ros_bridge.ros_entry:main'" in setup_py
+    assert "'bridge = " not in setup_py
+    cfg = configparser.ConfigParser()
+    cfg.read(os.path.join(REPO, 'setup.cfg'))
+    assert cfg['install']['install_scripts'] == '$base/lib/mcp_ros_bridge'
+    assert cfg['develop']['script_dir'] == '$base/lib/mcp_ros_bridge'
+    executables = {kw.value.value for node in ast.walk(launch_tree())
+                   if isinstance(node, ast.Call) for kw in node.keywords
+                   if kw.arg == 'executable'}
+    assert executables == {ros_entry.EXECUTABLE}
+
+
+def test_node_help_prints_every_parameter_without_starting_ros():
+    proc = subprocess.run([sys.executable, '-m', 'mcp_ros_bridge.ros_entry', '--help'],
+                          check=False, capture_output=True, text=True, timeout=60, cwd=REPO,
+                          env=dict(os.environ, PYTHONPATH=REPO))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f'usage: ros2 run mcp_ros_bridge {ros_entry.EXECUTABLE}')
+    for name in ros_entry.PARAMETERS:
+        assert f'  {name} ' in proc.stdout, name
+    assert 'use_sim_time:=true' in proc.stdout
+    assert proc.stderr == ''

@@ -25,10 +25,12 @@ class RosBackend:
     info = BackendInfo('ros', 'ROS 2 robot through MoveIt 2 and ros2_control')
 
     def __init__(self, config: RobotConfig, *, node_name: str = 'mcp_ros_bridge',
-                 namespace: str = '', ros_args: list[str] | None = None) -> None:
-        """Remember the configuration; :meth:`start` creates the node."""
+                 namespace: str = '', ros_args: list[str] | None = None,
+                 use_sim_time: bool = False) -> None:
+        """Remember the configuration; :meth:`start` creates the node (on /clock if asked)."""
         self.config = config
-        self._node_args = (node_name, namespace, list(ros_args or []))
+        sim_time = ['-p', 'use_sim_time:=true'] if use_sim_time else []
+        self._node_args = (node_name, namespace, list(ros_args or []) + sim_time)
         self._runtime: Any = None
         self._parts: dict[str, Any] = {}
 

@@ -107,8 +107,18 @@ class RosRuntime:
         return self.node
 
     def now_s(self) -> float:
-        """Return the node clock's time (ROS time) in seconds."""
-        return self.node.get_clock().now().nanoseconds * 1e-9
+        """
+        Return the node clock's time (ROS time) in seconds.
+
+        Under ``use_sim_time`` the clock reads zero until ``/clock`` first
+        arrives; that raises CLOCK_MISMATCH instead of serving unaged samples.
+        """
+        clock = self.node.get_clock()
+        now = clock.now().nanoseconds
+        if now == 0 and getattr(clock, 'ros_time_is_active', False):
+            from mcp_ros_bridge.backends.ros.clock import no_clock_error
+            raise no_clock_error()
+        return now * 1e-9
 
     def shutdown(self) -> None:
         """Stop the executor, join its thread, destroy the node, shut the context down."""

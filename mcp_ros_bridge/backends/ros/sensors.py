@@ -10,6 +10,8 @@ The ``on_message`` callbacks take rclpy message objects instead. Reads compute
 ages and refuse stale data. The age of a
 sample is the larger of (node clock - header stamp) and the time since it was
 received, so neither a silent publisher nor an old stamp is served as fresh.
+Under ``use_sim_time`` both the node clock and the stamps are simulation time;
+stamps from the other clock are a CLOCK_MISMATCH (:mod:`.clock`), not staleness.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, JointStates, WrenchSamples
 from mcp_ros_bridge.backends.ros.cdr import joint_names, parse_joint_state, parse_wrench
+from mcp_ros_bridge.backends.ros.clock import check_stamp
 
 Row = tuple[float, float, float, float, float, float]
 
@@ -33,8 +36,13 @@ def stamp_s(header: Any) -> float:
     return header.stamp.sec + header.stamp.nanosec * 1e-9
 
 
-def sample_age(now_s: float, stamp: float, received_mono: float) -> float:
-    """Return the age of a sample: the larger of the stamp age and the receive age."""
+def sample_age(now_s: float, stamp: float, received_mono: float, topic: str = '') -> float:
+    """
+    Return the age of a sample: the larger of the stamp age and the receive age.
+
+    Raise CLOCK_MISMATCH when the stamp and ``now_s`` come from different clocks.
+    """
+    check_stamp(topic, stamp, now_s)
     recv_age = time.monotonic() - received_mono
     return max(now_s - stamp, recv_age) if stamp > 0.0 else recv_age
 
@@ -101,7 +109,7 @@ class WrenchBuffer:
         rows = self.tail(max(1, count))
         if not rows:
             raise no_sample_error(self.topic)
-        age = sample_age(now_s, rows[-1][0], rows[-1][1])
+        age = sample_age(now_s, rows[-1][0], rows[-1][1], self.topic)
         if age > max_age_s:
             raise stale_error(self.topic, age, max_age_s)
         stamps = tuple(r[0] for r in rows)
@@ -153,7 +161,7 @@ class JointStateCache:
         values: dict[str, tuple[float, float, float, float, float]] = {}
         for msg, received in entries:
             stamp, names, pos, vel, eff = _fields(msg)
-            age = sample_age(now_s, stamp, received)
+            age = sample_age(now_s, stamp, received, self.topic)
             for i, name in enumerate(names):
                 v = vel[i] if i < len(vel) else 0.0
                 e = eff[i] if i < len(eff) else 0.0
