@@ -19,6 +19,7 @@ from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGo
                                           ProgressFn, ReleaseGoal, WrenchSamples)
 from mcp_ros_bridge.catalog.robot import RobotConfig
 
+
 class RosBackend:
     """Drives a ROS 2 robot (MoveIt + ros2_control) from the MCP server's asyncio loop."""
 

@@ -43,6 +43,7 @@ from .tips import TipKinematics
 from .watchdog import ContactGuard
 from .world import World
 
+
 class SimBackend(Runner):
     """A Franka Panda with wrist F/T sensor and gripper, simulated in MuJoCo."""
 
