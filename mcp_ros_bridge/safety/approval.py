@@ -3,13 +3,18 @@ User approval through MCP elicitation, for tools marked ``requires_approval``.
 
 Handshake-era clients (2025-11-25) are asked with an ``elicitation/create``
 request inside the call; 2026-07-28 clients get an ``InputRequiredResult`` and
-call again with the answer. A client without elicitation gets the configured
-policy (deny by default). Decline or cancel means nothing moves.
+call again with the answer, which counts only together with the (sealed)
+request state of a request this server issued. A client without elicitation
+gets the configured policy (deny by default). Decline or cancel means nothing
+moves.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 import math
+import secrets
+import time
 from typing import Any
 
 from mcp_ros_bridge.backends.port import RobotBackend
@@ -19,6 +24,7 @@ import mcp_types as types
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 KEY = 'approval'
+STATE_PREFIX = 'approval:'
 SCHEMA: dict[str, Any] = {
     'type': 'object',
     'properties': {'approve': {'type': 'boolean', 'title': 'Allow this motion?',
@@ -66,15 +72,46 @@ def _verdict(result: types.ElicitResult) -> None:
     raise Denied(f'the user {how} the motion; nothing moved')
 
 
+class IssuedApprovals:
+    """
+    The approval requests this server issued and that are still unanswered.
+
+    An answer counts only as the reply to one of these (each once, within the
+    TTL); answers a client volunteers without being asked are ignored.
+    """
+
+    def __init__(self, ttl_s: float = 600.0, limit: int = 256) -> None:
+        """Remember at most ``limit`` open requests for ``ttl_s`` seconds each."""
+        self.ttl_s, self.limit = ttl_s, limit
+        self._open: OrderedDict[str, float] = OrderedDict()
+
+    def issue(self) -> str:
+        """Return the request state of a new approval request."""
+        nonce = secrets.token_urlsafe(16)
+        self._open[nonce] = time.monotonic()
+        while len(self._open) > self.limit:
+            self._open.popitem(last=False)
+        return STATE_PREFIX + nonce
+
+    def settle(self, state: str | None) -> bool:
+        """Consume the open request ``state`` names; False if this server did not issue it."""
+        if not state or not state.startswith(STATE_PREFIX):
+            return False
+        issued = self._open.pop(state[len(STATE_PREFIX):], None)
+        return issued is not None and time.monotonic() - issued <= self.ttl_s
+
+
 async def request_approval(ctx: Any, params: types.CallToolRequestParams, message: str,
-                           policy: str) -> types.InputRequiredResult | None:
+                           policy: str, issued: IssuedApprovals
+                           ) -> types.InputRequiredResult | None:
     """
     Ask the user; return None when approved, or an InputRequiredResult to send.
 
     Raises :class:`Denied` when the user declines or the client cannot ask.
     """
-    if params.input_responses and KEY in params.input_responses:
-        answer = params.input_responses[KEY]
+    modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+    answer = (params.input_responses or {}).get(KEY)
+    if answer is not None and modern and issued.settle(params.request_state):
         if isinstance(answer, types.ElicitResult):
             _verdict(answer)
             return None
@@ -85,11 +122,11 @@ async def request_approval(ctx: Any, params: types.CallToolRequestParams, messag
         raise Denied("this tool needs the user's approval, but the client cannot ask the user "
                      '(no elicitation support); nothing moved. Ask the user to approve in a '
                      'client that supports elicitation, or to change the approval policy')
-    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+    if modern:
         return types.InputRequiredResult(
             input_requests={KEY: types.ElicitRequest(params=types.ElicitRequestFormParams(
                 message=message, requested_schema=SCHEMA))},
-            request_state=f'approval:{params.name}')
+            request_state=issued.issue())
     result = await ctx.session.elicit_form(message, SCHEMA, related_request_id=ctx.request_id)
     _verdict(result)
     return None

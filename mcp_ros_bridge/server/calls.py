@@ -27,7 +27,8 @@ from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
 from mcp_ros_bridge.contract.errors import not_an_object_text, validation_error_text
 from mcp_ros_bridge.contract.results import backend_error_result, error_result, outcome_result
 from mcp_ros_bridge.contract.validation import ArgumentValidator, fill_defaults, problem_field
-from mcp_ros_bridge.safety.approval import Denied, plan_summary, request_approval
+from mcp_ros_bridge.safety.approval import (Denied, IssuedApprovals, plan_summary,
+                                            request_approval)
 from mcp_ros_bridge.safety.arbiter import BusyError, MotionArbiter, StoppedBeforeStart
 from mcp_ros_bridge.safety.envelope import EnvelopedBackend
 from mcp_ros_bridge.safety.idempotency import IdempotencyCache, KeyReuseError
@@ -97,6 +98,7 @@ class CallPipeline:
         self.audit = audit
         self.arbiter = MotionArbiter()
         self.idempotency = IdempotencyCache(settings.idempotency_ttl_s)
+        self.approvals = IssuedApprovals()
         self.rate = RateLimiter(settings.motion_rate_per_s, settings.motion_burst)
         self._validators: dict[tuple[str, str], ArgumentValidator] = {}
         self._gone: OrderedDict[tuple[str, str], None] = OrderedDict()
@@ -172,7 +174,7 @@ class CallPipeline:
             try:
                 summary = await plan_summary(spec, args, self.backend, self.catalog.robot)
                 pending = await request_approval(ctx, params, summary,
-                                                 self.settings.approval_policy)
+                                                 self.settings.approval_policy, self.approvals)
             except Denied as exc:
                 return error_result(f'{spec.name} not executed: {exc}.', 'NOT_APPROVED')
             if pending is not None:
