@@ -10,6 +10,12 @@ import numpy as np
 from transforms3d.euler import euler2quat, quat2euler
 
 
+def fixed(v: float, digits: int) -> str:
+    """Format ``v`` with ``digits`` decimals; never "-0" ("-0.0001" at 1 decimal is "0.0")."""
+    text = f'{v:.{digits}f}'
+    return text[1:] if text.startswith('-') and not text.strip('-0.') else text
+
+
 class PoseLike(Protocol):
     """What the pose helpers read: position (m) and (w, x, y, z) quaternion in ``frame_id``."""
 
@@ -56,5 +62,6 @@ def describe_pose(pose: PoseLike) -> str:
     """Return a one-line human summary of a pose."""
     d = pose_to_dict(pose)
     p, o = d['position_m'], d['orientation_deg']
-    return (f"x={p['x']:.3f} y={p['y']:.3f} z={p['z']:.3f} m, roll={o['roll']:.1f} "
-            f"pitch={o['pitch']:.1f} yaw={o['yaw']:.1f} deg in {pose.frame_id}")
+    return (f"x={fixed(p['x'], 3)} y={fixed(p['y'], 3)} z={fixed(p['z'], 3)} m, "
+            f"roll={fixed(o['roll'], 1)} pitch={fixed(o['pitch'], 1)} "
+            f"yaw={fixed(o['yaw'], 1)} deg in {pose.frame_id}")

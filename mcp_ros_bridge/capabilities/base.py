@@ -8,6 +8,7 @@ from typing import Any
 
 from mcp_ros_bridge.backends.port import Image, ProgressFn, RobotBackend
 from mcp_ros_bridge.catalog.robot import RobotConfig
+from mcp_ros_bridge.geometry import fixed
 
 
 @dataclass
@@ -18,6 +19,8 @@ class Outcome:
     structured: dict[str, Any]
     is_error: bool = False
     images: list[Image] = field(default_factory=list)
+    error_code: str = ''
+    error_details: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -76,4 +79,4 @@ def output_schema(properties: dict[str, Any], required: list[str]) -> dict[str, 
 
 def fmt(v: float, digits: int = 3) -> str:
     """Format a number compactly for text summaries."""
-    return f'{v:.{digits}f}'.rstrip('0').rstrip('.') if abs(v) < 1e6 else f'{v:.3g}'
+    return fixed(v, digits).rstrip('0').rstrip('.') if abs(v) < 1e6 else f'{v:.3g}'

@@ -38,7 +38,7 @@ async def run_grasp(ctx: CallContext, args: dict[str, Any]) -> Outcome:
             f'No object: the fingers closed to {fmt(r.width_m * 1000, 1)} mm without '
             'touching anything. Open with release_object, move the gripper so the object is '
             'between the fingers (check with get_object_pose), then grasp again.', s,
-            is_error=True)
+            is_error=True, error_code='NO_OBJECT')
     return Outcome(f'Grasp ended with {r.status}: {r.message}. Finger gap '
                    f'{fmt(r.width_m * 1000, 1)} mm, force {fmt(r.force_n, 1)} N.', s,
                    is_error=True)

@@ -99,8 +99,8 @@ async def run_action(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     # Like every other failure, name the code so agents and the audit log can act on it.
     advice = _ACTION_ADVICE.get(status, 'The action did not succeed.')
     advice = advice.format(timeout=b.get('timeout_s', 30.0))
-    structured['error'] = {'code': status, 'details': {'action': b['action']}}
-    return Outcome(f'{text} {advice}', structured, is_error=True)
+    return Outcome(f'{text} {advice}', structured, is_error=True, error_code=status,
+                   error_details={'action': b['action']})
 
 
 KINDS = [

@@ -20,6 +20,7 @@ from typing import Any
 from mcp_ros_bridge.backends.port import RobotBackend
 from mcp_ros_bridge.catalog.loader import ToolSpec
 from mcp_ros_bridge.catalog.robot import RobotConfig
+from mcp_ros_bridge.geometry import fixed
 import mcp_types as types
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -47,8 +48,8 @@ async def plan_summary(spec: ToolSpec, args: dict[str, Any], backend: RobotBacke
     if target is None and args.get('waypoints'):
         target = args['waypoints'][-1]
     if target is not None:
-        lines.append(f"Target: x={target['x']:.3f} y={target['y']:.3f} z={target['z']:.3f} m "
-                     f'in {robot.base_frame}.')
+        lines.append(f"Target: x={fixed(target['x'], 3)} y={fixed(target['y'], 3)} "
+                     f"z={fixed(target['z'], 3)} m in {robot.base_frame}.")
         try:
             now = await backend.end_effector_pose(robot.base_frame, robot.end_effector)
             dist = math.dist(now.position, (target['x'], target['y'], target['z']))
@@ -58,7 +59,7 @@ async def plan_summary(spec: ToolSpec, args: dict[str, Any], backend: RobotBacke
         except Exception:  # noqa: BLE001 - the summary is best effort
             lines.append('Distance: unknown (current pose unavailable).')
     elif 'positions' in args:
-        lines.append('Target joints (rad): ' + ', '.join(f'{v:.3f}' for v in args['positions']))
+        lines.append('Target joints (rad): ' + ', '.join(fixed(v, 3) for v in args['positions']))
     elif 'force_n' in args:
         lines.append(f"Grip force: {args['force_n']} N.")
     lines.append(f'Speed scaling: {scaling:.2f} of maximum.')

@@ -25,7 +25,8 @@ from mcp_ros_bridge.backends.port import BackendError, RobotBackend
 from mcp_ros_bridge.capabilities import CallContext, Kind, KINDS
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
 from mcp_ros_bridge.contract.errors import not_an_object_text, validation_error_text
-from mcp_ros_bridge.contract.results import backend_error_result, error_result, outcome_result
+from mcp_ros_bridge.contract.results import (backend_error_result, error_block, error_result,
+                                             outcome_result)
 from mcp_ros_bridge.contract.validation import ArgumentValidator, fill_defaults, problem_field
 from mcp_ros_bridge.safety.approval import (Denied, IssuedApprovals, plan_summary,
                                             request_approval)
@@ -134,10 +135,8 @@ class CallPipeline:
         result = await self._checked(ctx, params, spec, args)
         if isinstance(result, types.CallToolResult):
             outcome = 'error' if result.is_error else 'ok'
-            code = (result.structured_content or {}).get('error', {}).get('code') \
-                if result.is_error else None
             self.audit.record(spec.name, args, outcome, time.monotonic() - started,
-                              code=code)
+                              code=error_block(result).get('code'))
         return result
 
     async def _checked(self, ctx: Any, params: types.CallToolRequestParams, spec: ToolSpec,
@@ -283,7 +282,7 @@ class CallPipeline:
             return error_result(f'{spec.name} failed with an internal error '
                                 f'({type(exc).__name__}); the arm holds its position. '
                                 'Check the server log.', 'INTERNAL')
-        return outcome_result(outcome)
+        return outcome_result(outcome, spec.output_schema)
 
     async def _stop_quietly(self) -> None:
         try:

@@ -11,6 +11,7 @@ from typing import Any
 from doubles import RecordingBackend
 from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.loader import load_catalog
+from mcp_ros_bridge.contract.results import error_block
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.bridge import BridgeServer
 from mcp_ros_bridge.server.calls import CallSettings
@@ -43,7 +44,7 @@ def text_of(result: types.CallToolResult) -> str:
 
 def error_code(result: types.CallToolResult) -> str | None:
     """Return the machine-readable error code of an isError result."""
-    return ((result.structured_content or {}).get('error') or {}).get('code')
+    return error_block(result).get('code')
 
 
 def parse_example(text: str) -> tuple[str, dict[str, Any]]:

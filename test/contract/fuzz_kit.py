@@ -20,6 +20,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 from mcp_ros_bridge.contract.errors import subschema
+from mcp_ros_bridge.contract.results import error_block
 
 MAX_DEPTH = 16
 MAX_STRING = 4096
@@ -268,6 +269,7 @@ async def fuzz_tool(client: Any, backend: Any, tool: Any, n: int, seed: int,
     """Send ``n`` generated calls to ``tool`` and check every answer."""
     rng = random.Random(f'{seed}:{tool.name}')
     oracle = Oracle(tool.input_schema)
+    output_check = Draft202012Validator(tool.output_schema)
     started = time.perf_counter()
     for i in range(n):
         call = generate(tool.input_schema, rng, stats.calls)
@@ -280,6 +282,9 @@ async def fuzz_tool(client: Any, backend: Any, tool: Any, n: int, seed: int,
             stats.fail(f'{tool.name} #{i} {call.mutation}: {type(exc).__name__}: {exc}')
             continue
         text = '\n'.join(getattr(c, 'text', '') for c in result.content)
+        if result.structured_content is not None and \
+                not output_check.is_valid(result.structured_content):
+            stats.fail(f'{tool.name} #{i}: structuredContent violates the outputSchema')
         if valid:
             stats.valid += 1
             stats.valid_motion += tool.name in MOTION_TOOLS
@@ -291,8 +296,7 @@ async def fuzz_tool(client: Any, backend: Any, tool: Any, n: int, seed: int,
             if not result.is_error:
                 stats.fail(f'{tool.name} #{i} {call.mutation}: invalid call accepted: '
                            f'{call.args!r:.200}')
-            elif (result.structured_content or {}).get('error', {}).get('code') \
-                    != 'INVALID_ARGUMENTS':
+            elif error_block(result).get('code') != 'INVALID_ARGUMENTS':
                 stats.fail(f'{tool.name} #{i} {call.mutation}: wrong error: {text}')
             elif call.touched and call.touched not in text:
                 stats.fail(f'{tool.name} #{i} {call.mutation}: field {call.touched!r} not '

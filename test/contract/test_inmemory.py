@@ -12,6 +12,7 @@ from bridge_kit import (APPROVAL_EDIT, CONFIG_DIR, copy_config, error_code, HOME
 from jsonschema import Draft202012Validator
 from mcp import Client
 from mcp.shared.exceptions import MCPError
+from mcp_ros_bridge.contract.results import error_block
 from mcp_ros_bridge.server.calls import CallSettings
 import mcp_types as types
 import pytest
@@ -188,7 +189,7 @@ async def test_second_motion_busy_reads_concurrent_stop_preempts(mode: str) -> N
                 busy = await client.call_tool('move_arm_joints', {'positions': HOME})
                 assert busy.is_error and error_code(busy) == 'BUSY'
                 assert 'move_arm_to_pose' in text_of(busy) and 'stop_arm' in text_of(busy)
-                assert busy.structured_content['error']['details']['running_tool'] == \
+                assert error_block(busy)['details']['running_tool'] == \
                     'move_arm_to_pose'
 
                 reads: list[types.CallToolResult] = []
@@ -354,7 +355,7 @@ async def test_motion_rate_limit(mode: str) -> None:
             read = await client.call_tool('get_joint_states', {})
     assert [r.is_error for r in results] == [False, False, True, True]
     assert error_code(results[2]) == 'RATE_LIMITED'
-    assert results[2].structured_content['error']['details']['retry_after_s'] > 0
+    assert error_block(results[2])['details']['retry_after_s'] > 0
     assert not read.is_error, 'read-only tools are not rate limited'
     assert len(backend.motion_calls) == 2
 

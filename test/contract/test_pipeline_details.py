@@ -7,6 +7,7 @@ import anyio
 from bridge_kit import APPROVAL_EDIT, copy_config, error_code, make_bridge, MODES, POSE_ARGS
 from mcp import Client
 from mcp.shared.exceptions import MCPError
+from mcp_ros_bridge.contract.results import error_block
 import mcp_types as types
 import pytest
 
@@ -46,7 +47,7 @@ async def test_error_fields_name_the_key_itself(args: dict, field: str) -> None:
         with anyio.fail_after(10):
             r = await client.call_tool('move_arm_to_pose', args)
     assert error_code(r) == 'INVALID_ARGUMENTS'
-    assert r.structured_content['error']['details']['fields'][0] == field
+    assert error_block(r)['details']['fields'][0] == field
     assert backend.motion_calls == []
 
 

@@ -16,6 +16,7 @@ from bridge_kit import HOME, make_bridge, MODES, parse_example, POSE_ARGS, text_
 from jsonschema import Draft202012Validator
 from mcp import Client
 from mcp.shared.exceptions import MCPError
+from mcp_ros_bridge.contract.results import error_block
 import mcp_types as types
 import pytest
 
@@ -43,10 +44,11 @@ async def check_rejected(mode: str, tool: str, args: Any, param: str, *allowed: 
             result = await client.call_tool(tool, args)
             text = text_of(result)
             assert result.is_error, text
-            assert result.structured_content['error']['code'] == 'INVALID_ARGUMENTS'
+            assert error_block(result)['code'] == 'INVALID_ARGUMENTS'
+            assert result.structured_content is None, 'no client may reject the error text'
             assert backend.calls == [], 'invalid arguments reached the backend'
             assert param in text, f'{param!r} not named in:\n{text}'
-            fields = result.structured_content['error']['details']['fields']
+            fields = error_block(result)['details']['fields']
             # The machine-readable field is the parameter or (unknown/missing keys) its parent.
             assert any(f == 'arguments' or param == f or param.startswith(f) or
                        f.startswith(param) for f in fields), fields

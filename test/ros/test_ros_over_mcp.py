@@ -22,6 +22,7 @@ from mcp_ros_bridge.backends.ros import RosBackend
 from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog import linter
 from mcp_ros_bridge.catalog.loader import load_catalog
+from mcp_ros_bridge.contract.results import error_block
 from mcp_ros_bridge.server.bridge import BridgeServer
 from mcp_ros_bridge.server.calls import CallSettings
 import mcp_types as types
@@ -170,7 +171,7 @@ def text_of(result: types.CallToolResult) -> str:
 def error_of(result: types.CallToolResult) -> dict[str, Any]:
     """Return the error block of an isError result."""
     assert result.is_error, text_of(result)
-    return (result.structured_content or {}).get('error') or {}
+    return error_block(result)
 
 
 async def thread_event(event: threading.Event, timeout_s: float = 5.0) -> bool:
