@@ -16,7 +16,6 @@ import logging
 from typing import Any
 
 from jsonschema import Draft202012Validator
-
 from mcp_ros_bridge.backends.port import BackendError
 from mcp_ros_bridge.capabilities.base import Outcome
 import mcp_types as types
