@@ -22,7 +22,7 @@ from typing import Any
 import anyio
 from mcp.shared.exceptions import MCPError
 from mcp_ros_bridge.backends.port import BackendError, RobotBackend
-from mcp_ros_bridge.capabilities import CallContext, Kind, KINDS
+from mcp_ros_bridge.capabilities import CallContext, Kind, KINDS, Outcome
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
 from mcp_ros_bridge.contract.errors import not_an_object_text, validation_error_text
 from mcp_ros_bridge.contract.results import (backend_error_result, error_block, error_result,
@@ -78,14 +78,14 @@ def requester_key(ctx: Any) -> tuple[str, str] | None:
     return (session, str(ctx.request_id)) if session else None
 
 
-def stopped_result(tool: str, why: str, started: bool) -> types.CallToolResult:
+def stopped_result(spec: ToolSpec, why: str, started: bool) -> types.CallToolResult:
     """Render a motion that a stop or a vanished client ended (or kept from starting)."""
     what = ('stopped; the arm holds its position' if started
             else 'not started; nothing moved. Call again to move')
-    text = f'{tool} {what} ({why}).'
-    result = error_result(text, 'STOPPED', {'started': started})
-    result.structured_content.update(status='STOPPED', message=text, duration_s=0.0)
-    return result
+    text = f'{spec.name} {what} ({why}).'
+    structured = {'status': 'STOPPED', 'message': text, 'duration_s': 0.0}
+    return outcome_result(Outcome(text, structured, is_error=True, error_code='STOPPED',
+                                  error_details={'started': started}), spec.output_schema)
 
 
 class CallPipeline:
@@ -207,7 +207,7 @@ class CallPipeline:
                             args: dict[str, Any], epoch: int) -> types.CallToolResult:
         request = requester_key(ctx)
         if request is not None and request in self._gone:
-            return stopped_result(spec.name, 'its client disconnected before it started', False)
+            return stopped_result(spec, 'its client disconnected before it started', False)
         try:
             with self.arbiter.hold(spec.name, session_key(ctx), request, epoch) as motion:
                 return await self._run(ctx, spec, kind, args)
@@ -215,10 +215,10 @@ class CallPipeline:
             return error_result(f'{spec.name} refused: {exc}', 'BUSY',
                                 {'running_tool': exc.running.tool})
         except StoppedBeforeStart:
-            return stopped_result(spec.name, 'stop_arm was called after this call arrived',
+            return stopped_result(spec, 'stop_arm was called after this call arrived',
                                   False)
         # Only reached when the motion was preempted (its cancel scope caught the cancel).
-        return stopped_result(spec.name, motion.preempted_by, True)
+        return stopped_result(spec, motion.preempted_by, True)
 
     def requester_gone(self, session: str, request_id: str | None = None) -> None:
         """
