@@ -14,6 +14,7 @@ import anyio
 from bridge_kit import (APPROVAL_EDIT, copy_config, error_code, HOME, make_bridge, MODES,
                         POSE_ARGS, text_of)
 from mcp import Client
+from mcp_ros_bridge.contract.results import error_block
 from mcp_ros_bridge.server.calls import CallSettings
 import mcp_types as types
 import pytest
@@ -99,7 +100,7 @@ async def test_motion_approved_after_a_stop_does_not_start(tmp_path: Any) -> Non
     move = results['move']
     assert move.is_error and error_code(move) == 'STOPPED', text_of(move)
     assert 'not started' in text_of(move) and 'stop_arm' in text_of(move)
-    assert move.structured_content['error']['details']['started'] is False
+    assert error_block(move)['details']['started'] is False
     assert stop.structured_content['stopped_motion'] is False
     assert not later.is_error, 'a call that arrives after the stop runs normally'
     assert [c[0] for c in backend.motion_calls] == ['move_to_joints']
