@@ -19,7 +19,7 @@ from typing import Any
 
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, GraspGoal, MotionLimits,
                                           MotionResult, PathCheck, Pose, PoseGoal,
-                                          ProgressFn, RobotBackend)
+                                          ProgressFn, ReleaseGoal, RobotBackend)
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from transforms3d.quaternions import qmult, rotate_vector
 
@@ -132,6 +132,12 @@ class Envelope:
                               r.gripper_max_force_n, False, notes)
         return replace(goal, force_n=force)
 
+    def release(self, goal: ReleaseGoal, notes: list[str]) -> ReleaseGoal:
+        """Check the opening width against the gripper's stroke."""
+        width = self._bounded('gripper_width', goal.width_m, 0.0,
+                              self.robot.gripper_max_width_m, False, notes)
+        return replace(goal, width_m=width)
+
 
 def to_frame(pose: Pose, frame_pose: Pose) -> Pose:
     """Express ``pose`` (given in frame F) in the frame ``frame_pose`` is given in."""
@@ -172,7 +178,7 @@ class EnvelopedBackend:
         return self.envelope.motion_limits(lim, notes, check)
 
     @staticmethod
-    def _noted(result: MotionResult, notes: list[str]) -> MotionResult:
+    def _noted(result: Any, notes: list[str]) -> Any:
         if notes:
             result.details.setdefault('adjustments', []).extend(notes)
         return result
@@ -216,7 +222,10 @@ class EnvelopedBackend:
             raise BackendError('SENSOR_STALE', f'the F/T sample is {w.age_s:.3f} s old, '
                                f'older than {max_age} s; force control needs fresh data',
                                details={'age_s': w.age_s, 'source': w.source})
-        result = await self.inner.grasp(goal, progress)
-        if notes:
-            result.details.setdefault('adjustments', []).extend(notes)
-        return result
+        return self._noted(await self.inner.grasp(goal, progress), notes)
+
+    async def release(self, goal: ReleaseGoal, progress: ProgressFn | None = None) -> Any:
+        """Check the opening width, then delegate."""
+        notes: list[str] = []
+        goal = self.envelope.release(goal, notes)
+        return self._noted(await self.inner.release(goal, progress), notes)

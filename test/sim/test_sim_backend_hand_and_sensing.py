@@ -97,14 +97,6 @@ async def test_grasp_of_empty_air_reports_no_object():
         assert grip.status == 'NO_OBJECT'
 
 
-async def test_grasp_force_outside_the_configured_range_is_refused():
-    """The backend enforces the configured grip-force range itself."""
-    async with running() as b:
-        with pytest.raises(BackendError) as err:
-            await b.grasp(GraspGoal(force_n=80.0))
-        assert err.value.code == 'INVALID_GOAL'
-
-
 async def test_scene_image_is_a_png_of_the_requested_size_and_not_blank():
     """The scene camera renders offscreen to a decodable, non-blank PNG."""
     async with running() as b:

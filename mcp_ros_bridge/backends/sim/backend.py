@@ -271,10 +271,6 @@ class SimBackend(Runner):
     # -- gripper, images, ROS-only ----------------------------------------------------------
     async def grasp(self, goal: GraspGoal, progress: ProgressFn | None = None) -> GripResult:
         """Close until contact and regulate the grip force to ``goal.force_n``."""
-        c = self.config
-        if not c.gripper_min_force_n <= goal.force_n <= c.gripper_max_force_n:
-            raise BackendError('INVALID_GOAL', f'force_n {goal.force_n} outside '
-                               f'[{c.gripper_min_force_n}, {c.gripper_max_force_n}] N')
         raw = await self._execute(Grasp(goal.force_n, goal.speed_mps, goal.timeout_s), progress)
         if goal.width_m is not None and raw['object_held']:
             raw['expected_width_m'] = goal.width_m

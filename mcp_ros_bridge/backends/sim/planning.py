@@ -7,10 +7,12 @@ any motion; failures raise :class:`BackendError` with MoveIt-style codes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 import dataclasses
 import itertools
 import math
 import threading
+from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, MotionLimits
 import mujoco
@@ -69,14 +71,28 @@ class Planner:
                       frame_in_world(k.m, k.d, 'panda_hand_tcp'))
         return compose((pos, quat), rel)
 
-    def _scaled(self, limits: MotionLimits) -> tuple[np.ndarray, np.ndarray]:
-        for name in ('velocity_scaling', 'acceleration_scaling'):
-            v = getattr(limits, name)
-            if not 0.0 < v <= 1.0:
-                raise BackendError('INVALID_GOAL', f'{name} must be in (0, 1], got {v}',
-                                   advice=f'send e.g. {name}=0.2')
-        return (np.array(DQ_MAX) * limits.velocity_scaling,
-                np.array(DDQ_MAX) * limits.acceleration_scaling)
+    def _timed(self, legs: list[tuple[np.ndarray, dict[str, Any]]], limits: MotionLimits,
+               dt: float) -> trajectory.Trajectory:
+        """
+        Time-parameterise rest-to-rest legs ``(waypoints, sigma/tool_points)`` within limits.
+
+        The scaling is the envelope's to check; here the motion must fit in the
+        goal's timeout, so its samples are bounded (LIMIT_EXCEEDED otherwise,
+        naming the slowest velocity_scaling that would fit).
+        """
+        cap = limits.max_cartesian_speed_mps
+
+        def total(vel: float, acc: float) -> float:
+            return sum(trajectory.duration(w, np.array(DQ_MAX) * vel, np.array(DDQ_MAX) * acc,
+                                           max_tool_speed=cap, **kw) for w, kw in legs)
+
+        vel, acc, timeout = limits.velocity_scaling, limits.acceleration_scaling, limits.timeout_s
+        took = total(vel, acc)
+        if not took <= timeout:
+            raise _too_slow(vel, took, timeout, lambda s: total(s, s))
+        return trajectory.concatenate([trajectory.time_parameterise(
+            w, np.array(DQ_MAX) * vel, np.array(DDQ_MAX) * acc, dt, max_tool_speed=cap,
+            max_duration=timeout, **kw) for w, kw in legs])
 
     def ik_goal(self, qpos: np.ndarray, q0: np.ndarray, pos: np.ndarray, quat: np.ndarray,
                 attempts: int, tol_p: float, tol_r: float) -> np.ndarray:
@@ -142,7 +158,6 @@ class Planner:
         The straight joint line is tried first, then detours (through home,
         or lifting 15 cm, moving, and lowering), resting at each via point.
         """
-        vmax, amax = self._scaled(limits)
         with self.lock:
             self.kin.set_state(qpos, self.held)
             initial = {(h.geom1, h.geom2) for h in self.kin.collisions(q0)}
@@ -164,9 +179,8 @@ class Planner:
                                        advice='go through an intermediate pose higher above '
                                        'the table', details={'contacts': _describe(first)})
             points = [np.array([self.kin.fk(q)[0] for q in leg]) for leg in legs]
-        return trajectory.concatenate([trajectory.time_parameterise(
-            leg, vmax, amax, dt, tool_points=pts, max_tool_speed=limits.max_cartesian_speed_mps)
-            for leg, pts in zip(legs, points)])
+        return self._timed([(leg, {'tool_points': pts}) for leg, pts in zip(legs, points)],
+                           limits, dt)
 
     def cartesian(self, qpos: np.ndarray, q0: np.ndarray,
                   targets: list[tuple[np.ndarray, np.ndarray]], max_step: float,
@@ -217,13 +231,33 @@ class Planner:
     def cartesian_trajectory(self, plan: CartesianPlan, limits: MotionLimits,
                              dt: float) -> trajectory.Trajectory:
         """Time-parameterise the reachable part of a Cartesian path, resting at corners."""
-        vmax, amax = self._scaled(limits)
         ends = sorted({0, len(plan.q) - 1, *plan.corners})
-        parts = [trajectory.time_parameterise(
-            plan.q[a:b + 1], vmax, amax, dt, sigma=plan.sigma[a:b + 1] - plan.sigma[a],
-            tool_points=plan.points[a:b + 1], max_tool_speed=limits.max_cartesian_speed_mps)
-            for a, b in itertools.pairwise(ends) if b > a]
-        return trajectory.concatenate(parts)
+        return self._timed([(plan.q[a:b + 1], {'sigma': plan.sigma[a:b + 1] - plan.sigma[a],
+                                                'tool_points': plan.points[a:b + 1]})
+                            for a, b in itertools.pairwise(ends) if b > a], limits, dt)
+
+
+def _too_slow(scaling: float, took: float, timeout: float,
+              total: Callable[[float], float]) -> BackendError:
+    """Build the refusal of a motion too slow for its timeout; ``total(s)``: duration at s."""
+    lo, hi = 1e-9, 1.0
+    if not total(hi) <= timeout:
+        slowest = None
+        advice = 'Split the motion into shorter moves.'
+    else:
+        for _ in range(50):  # bisect in log scale; durations fall as the scaling grows
+            mid = math.sqrt(lo * hi)
+            lo, hi = (lo, mid) if total(mid) <= timeout else (mid, hi)
+        step = 10.0 ** (math.floor(math.log10(hi)) - 2)  # round up to 3 significant digits
+        slowest = round(math.ceil(hi / step) * step, 12)
+        advice = (f'Send velocity_scaling >= {slowest} (the slowest this motion allows), '
+                  'or split it into shorter moves.')
+    return BackendError(
+        'LIMIT_EXCEEDED', f'velocity_scaling {scaling:g} would make this motion take '
+        f'{took:.4g} s, longer than its {timeout:g} s timeout', advice=advice,
+        details={'limit': 'velocity_scaling', 'value': scaling,
+                 'allowed': f'>= {slowest} for this motion' if slowest else 'none',
+                 'planned_duration_s': took if math.isfinite(took) else None})
 
 
 def _slerp(out: np.ndarray, a: np.ndarray, b: np.ndarray, s: float) -> None:

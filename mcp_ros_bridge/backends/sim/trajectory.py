@@ -59,25 +59,10 @@ def profile(t: np.ndarray, length: float, v: float, a: float,
     return np.clip(s, 0.0, length), np.maximum(sd, 0.0)
 
 
-def time_parameterise(waypoints: np.ndarray, vmax: np.ndarray, amax: np.ndarray, dt: float,
-                      *, sigma: np.ndarray | None = None, tool_points: np.ndarray | None = None,
-                      max_tool_speed: float | None = None,
-                      max_tool_accel: float | None = None) -> Trajectory:
-    """
-    Time-parameterise a joint polyline.
-
-    ``vmax``/``amax`` are the (already scaled) joint limits; ``sigma`` the path
-    parameter at each waypoint (default: joint-space arc length);
-    ``tool_points`` the tool position at each waypoint, used with
-    ``max_tool_speed``/``max_tool_accel`` to cap the Cartesian speed.
-    """
-    w = np.asarray(waypoints, dtype=float)
-    if sigma is None:
-        sigma = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(w, axis=0), axis=1))])
-    sigma = np.asarray(sigma, dtype=float)
-    length = float(sigma[-1]) if len(sigma) else 0.0
-    if len(w) < 2 or length <= 1e-12:
-        return Trajectory(w[-1:].copy(), np.zeros((1, w.shape[1])), dt, 0.0)
+def _speeds(w: np.ndarray, sigma: np.ndarray, vmax: np.ndarray, amax: np.ndarray,
+            tool_points: np.ndarray | None, max_tool_speed: float | None,
+            max_tool_accel: float | None) -> tuple[np.ndarray, float, float]:
+    """Return dq/dsigma per segment and the peak path speed and acceleration allowed."""
     ds = np.maximum(np.diff(sigma), 1e-12)
     slope = np.diff(w, axis=0) / ds[:, None]          # dq/dsigma per segment
     smax = np.abs(slope).max(axis=0)
@@ -91,15 +76,65 @@ def time_parameterise(waypoints: np.ndarray, vmax: np.ndarray, amax: np.ndarray,
                 v = min(v, max_tool_speed / tslope)
             if max_tool_accel:
                 a = min(a, max_tool_accel / tslope)
-    duration, vpk, ramp = trapezoid(length, v, a)
-    n = math.ceil(duration / dt) + 1
+    return slope, v, a
+
+
+def _path(waypoints: np.ndarray, sigma: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    w = np.asarray(waypoints, dtype=float)
+    if sigma is None:
+        sigma = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(w, axis=0), axis=1))])
+    return w, np.asarray(sigma, dtype=float)
+
+
+def duration(waypoints: np.ndarray, vmax: np.ndarray, amax: np.ndarray, *,
+             sigma: np.ndarray | None = None, tool_points: np.ndarray | None = None,
+             max_tool_speed: float | None = None,
+             max_tool_accel: float | None = None) -> float:
+    """Return the duration (s) :func:`time_parameterise` would give, inf when it has none."""
+    w, sigma = _path(waypoints, sigma)
+    length = float(sigma[-1]) if len(sigma) else 0.0
+    if len(w) < 2 or length <= 1e-12:
+        return 0.0
+    _, v, a = _speeds(w, sigma, vmax, amax, tool_points, max_tool_speed, max_tool_accel)
+    if not (v > 0 and a > 0 and math.isfinite(v) and math.isfinite(a)):
+        return math.inf
+    d = trapezoid(length, v, a)[0]
+    return d if math.isfinite(d) else math.inf
+
+
+def time_parameterise(waypoints: np.ndarray, vmax: np.ndarray, amax: np.ndarray, dt: float,
+                      *, sigma: np.ndarray | None = None, tool_points: np.ndarray | None = None,
+                      max_tool_speed: float | None = None,
+                      max_tool_accel: float | None = None,
+                      max_duration: float = 600.0) -> Trajectory:
+    """
+    Time-parameterise a joint polyline.
+
+    ``vmax``/``amax`` are the (already scaled) joint limits; ``sigma`` the path
+    parameter at each waypoint (default: joint-space arc length);
+    ``tool_points`` the tool position at each waypoint, used with
+    ``max_tool_speed``/``max_tool_accel`` to cap the Cartesian speed. Raises
+    ``ValueError`` when the motion would last longer than ``max_duration``
+    (the sample count is bounded by ``max_duration / dt``).
+    """
+    w, sigma = _path(waypoints, sigma)
+    length = float(sigma[-1]) if len(sigma) else 0.0
+    if len(w) < 2 or length <= 1e-12:
+        return Trajectory(w[-1:].copy(), np.zeros((1, w.shape[1])), dt, 0.0)
+    total = duration(w, vmax, amax, sigma=sigma, tool_points=tool_points,
+                     max_tool_speed=max_tool_speed, max_tool_accel=max_tool_accel)
+    if not total <= max_duration:
+        raise ValueError(f'the motion would take {total:.4g} s, over {max_duration:g} s')
+    slope, v, a = _speeds(w, sigma, vmax, amax, tool_points, max_tool_speed, max_tool_accel)
+    dur, vpk, ramp = trapezoid(length, v, a)
+    n = math.ceil(dur / dt) + 1
     t = np.arange(n) * dt
-    s, sd = profile(t, length, vpk, a, ramp, duration)
-    seg = np.clip(np.searchsorted(sigma, s, side='right') - 1, 0, len(ds) - 1)
+    s, sd = profile(t, length, vpk, a, ramp, dur)
+    seg = np.clip(np.searchsorted(sigma, s, side='right') - 1, 0, len(slope) - 1)
     q = w[seg] + slope[seg] * (s - sigma[seg])[:, None]
     qd = slope[seg] * sd[:, None]
     q[-1], qd[-1] = w[-1], 0.0
-    return Trajectory(q, qd, dt, duration)
+    return Trajectory(q, qd, dt, dur)
 
 
 def concatenate(parts: list[Trajectory]) -> Trajectory:
