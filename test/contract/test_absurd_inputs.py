@@ -8,7 +8,7 @@ import anyio
 from bridge_kit import HOME, REPO, text_of
 from mcp import Client, StdioServerParameters
 import pytest
-from test_transports import serve_argv, server_env, SIM
+from server_process import serve_argv, server_env, SIM
 
 pytestmark = [pytest.mark.contract, pytest.mark.anyio]
 

@@ -209,12 +209,23 @@ async def test_cancel_halts_the_motion_and_the_next_motion_works():
 
 
 async def test_motion_past_its_timeout_is_stopped_and_reported():
-    """A motion longer than its timeout halts with TIMED_OUT; the arm is still."""
+    """
+    A motion running past its timeout halts with TIMED_OUT; the arm is still.
+
+    The planner refuses plans longer than the timeout (test_motion_bounds.py), so the
+    executor's own timeout is driven here with a long plan and a short timeout.
+    """
     async with running() as b:
-        goal = dict(zip(b.config.arm_joints, (1.2, -0.3, 0.0, -2.0, 0.0, 1.8, 0.8)))
-        result = await b.move_to_joints(JointGoal(goal, limits(0.05, timeout=0.5)))
-        assert result.status == 'TIMED_OUT'
-        assert 0.5 <= result.details['halt_at_s'] < 0.52
+        w = b.world
+        qpos = w.snapshot()[0]
+        traj = b.planner.joint_trajectory(qpos, qpos[w.arm_qpos],
+                                          np.array((1.2, -0.3, 0.0, -2.0, 0.0, 1.8, 0.8)),
+                                          limits(0.05), 0.002)
+        assert traj.duration > 5.0
+        raw = await b._execute(b._motion(traj, limits(0.05, timeout=0.5), 1e-3, 'moving'),
+                               None)
+        assert raw['status'] == 'TIMED_OUT'
+        assert 0.5 <= raw['details']['halt_at_s'] < 0.52
         _, vel = await _arm(b)
         assert np.abs(vel).max() < 0.01
 
