@@ -22,6 +22,10 @@ def _obj(props: dict[str, Any], required: list[str] | None = None) -> dict[str, 
     }
 
 
+_QOS = {'enum': ['sensor_data', 'reliable', 'transient_local']}
+# ros.topics.wrench.type: a WrenchStamped (default) or a bare Wrench, stamped on receipt.
+WRENCH_TYPES = ('geometry_msgs/msg/WrenchStamped', 'geometry_msgs/msg/Wrench')
+
 ROBOT_SCHEMA: dict[str, Any] = _obj({
     'format': {'const': 1},
     'robot': _NAME,
@@ -37,8 +41,9 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
                    ['arm', 'home']),
     'ros': _obj({
         'topics': {'type': 'object', 'additionalProperties': _obj(
-            {'name': _ROS_NAME, 'qos': {'enum': ['sensor_data', 'reliable', 'transient_local']}},
-            ['name'])},
+            {'name': _ROS_NAME, 'qos': _QOS}, ['name']), 'properties': {'wrench': _obj(
+                {'name': _ROS_NAME, 'qos': _QOS, 'type': {'enum': list(WRENCH_TYPES)}},
+                ['name'])}},
         'actions': {'type': 'object', 'additionalProperties': _ROS_NAME},
         'services': {'type': 'object', 'additionalProperties': _ROS_NAME},
         'gripper_interface': {'enum': ['gripper_command', 'parallel_gripper_command']},

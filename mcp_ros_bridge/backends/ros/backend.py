@@ -18,6 +18,9 @@ from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGo
                                           MotionLimits, MotionResult, Pose, PoseGoal,
                                           ProgressFn, ReleaseGoal, WrenchSamples)
 from mcp_ros_bridge.catalog.robot import RobotConfig
+from mcp_ros_bridge.catalog.schemas import WRENCH_TYPES
+
+BARE_WRENCH = WRENCH_TYPES[1]
 
 
 class RosBackend:
@@ -62,7 +65,10 @@ class RosBackend:
         joints = topics.get('joint_states', {'name': '/joint_states'})
         wrench = topics.get('wrench', {'name': '/ft_sensor/wrench'})
         self._parts['joints'] = JointStateCache(joints['name'])
-        self._parts['wrench'] = WrenchBuffer(wrench['name'])
+        bare = wrench.get('type') == BARE_WRENCH  # no header: stamped on receipt
+        self._parts['wrench'] = WrenchBuffer(
+            wrench['name'], frame_id=self.config.ft_frame if bare else '',
+            receipt_clock=(lambda: node.get_clock().now().nanoseconds * 1e-9) if bare else None)
         self._subscribe_sensors(runtime, joints, wrench)
         runner = GoalRunner(runtime)
         self._parts['runner'] = runner
@@ -80,13 +86,14 @@ class RosBackend:
         raw: one executor callback per serialized message; objects: one per
         rclpy message object.
         """
-        from geometry_msgs.msg import WrenchStamped
+        from geometry_msgs.msg import Wrench, WrenchStamped
         from sensor_msgs.msg import JointState
         from mcp_ros_bridge.backends.ros.runtime import qos_from_name
         ingest = self.config.ros.get('sensor_ingest', 'batched')
         depth = self.config.ros.get('sensor_qos_depth', 200)
+        wrench_type = Wrench if wrench.get('type') == BARE_WRENCH else WrenchStamped
         routes = ((JointState, joints, self._parts['joints']),
-                  (WrenchStamped, wrench, self._parts['wrench']))
+                  (wrench_type, wrench, self._parts['wrench']))
         if ingest == 'batched':
             from mcp_ros_bridge.backends.ros.batched import SensorDrain
             name, namespace, _ = self._node_args

@@ -41,6 +41,18 @@ def parse_wrench(data: bytes) -> Wrench:
     return sec + nanosec * 1e-9, frame, six.unpack_from(data, 4 + ((start - 4 + 7) & ~7))
 
 
+def parse_bare_wrench(data: bytes) -> tuple[float, float, float, float, float, float]:
+    """
+    Return (fx, fy, fz, tx, ty, tz) of a bare geometry_msgs/Wrench (no header).
+
+    Raises ``ValueError`` on truncated input.
+    """
+    if len(data) < 52:
+        raise ValueError(f'{len(data)} bytes is too short for a Wrench (52)')
+    six = _LE[1] if data[1] == 1 else _BE[1]
+    return six.unpack_from(data, 4)
+
+
 def _doubles(data: bytes, at: int, endian: str, count_of: struct.Struct
              ) -> tuple[tuple[float, ...], int]:
     at = (at + 3) & ~3  # body offset + 4 is a multiple of 4 exactly when at is

@@ -25,7 +25,8 @@ import time
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, JointStates, WrenchSamples
-from mcp_ros_bridge.backends.ros.cdr import joint_names, parse_joint_state, parse_wrench
+from mcp_ros_bridge.backends.ros.cdr import (joint_names, parse_bare_wrench, parse_joint_state,
+                                             parse_wrench)
 from mcp_ros_bridge.backends.ros.clock import check_stamp
 
 Row = tuple[float, float, float, float, float, float]
@@ -64,12 +65,21 @@ def no_sample_error(topic: str) -> BackendError:
 
 
 class WrenchBuffer:
-    """A ring buffer of raw WrenchStamped samples, plus an optional force watcher."""
+    """
+    A ring buffer of raw WrenchStamped samples, plus an optional force watcher.
 
-    def __init__(self, topic: str, maxlen: int = 4096) -> None:
+    With ``receipt_clock`` the topic carries bare ``geometry_msgs/Wrench``
+    (no header, as some F/T drivers and Gazebo bridges publish): each sample is
+    stamped with ``receipt_clock()`` (node time in s) when taken, and its
+    frame is ``frame_id``.
+    """
+
+    def __init__(self, topic: str, maxlen: int = 4096, *, frame_id: str = '',
+                 receipt_clock: Callable[[], float] | None = None) -> None:
         """Create an empty buffer for ``topic``."""
         self.topic = topic
-        self.frame_id = ''
+        self.frame_id = frame_id
+        self._receipt_clock = receipt_clock
         self._rows: deque[tuple[float, float, Row]] = deque(maxlen=maxlen)
         self._lock = threading.Lock()
         self.watcher: Callable[[float], None] | None = None
@@ -77,12 +87,19 @@ class WrenchBuffer:
         self.count = 0  # samples stored since start
 
     def on_raw(self, data: bytes) -> None:
-        """Store one serialized WrenchStamped (executor thread)."""
+        """Store one serialized WrenchStamped, or bare Wrench (executor or drain thread)."""
+        if self._receipt_clock is not None:
+            self._store(self._receipt_clock(), parse_bare_wrench(data))
+            return
         stamp, self.frame_id, row = parse_wrench(data)
         self._store(stamp, row)
 
     def on_message(self, msg: Any) -> None:
-        """Store one WrenchStamped message object (executor thread)."""
+        """Store one WrenchStamped, or bare Wrench, message object (executor thread)."""
+        if self._receipt_clock is not None:
+            f, t = msg.force, msg.torque
+            self._store(self._receipt_clock(), (f.x, f.y, f.z, t.x, t.y, t.z))
+            return
         f, t = msg.wrench.force, msg.wrench.torque
         self.frame_id = msg.header.frame_id
         self._store(stamp_s(msg.header), (f.x, f.y, f.z, t.x, t.y, t.z))
