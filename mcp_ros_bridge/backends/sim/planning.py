@@ -232,9 +232,10 @@ class Planner:
                              dt: float) -> trajectory.Trajectory:
         """Time-parameterise the reachable part of a Cartesian path, resting at corners."""
         ends = sorted({0, len(plan.q) - 1, *plan.corners})
-        return self._timed([(plan.q[a:b + 1], {'sigma': plan.sigma[a:b + 1] - plan.sigma[a],
-                                                'tool_points': plan.points[a:b + 1]})
-                            for a, b in itertools.pairwise(ends) if b > a], limits, dt)
+        legs = [(plan.q[a:b + 1], {'sigma': plan.sigma[a:b + 1] - plan.sigma[a],
+                                   'tool_points': plan.points[a:b + 1]})
+                for a, b in itertools.pairwise(ends) if b > a]
+        return self._timed(legs, limits, dt)
 
 
 def _too_slow(scaling: float, took: float, timeout: float,

@@ -90,7 +90,7 @@ def duration(waypoints: np.ndarray, vmax: np.ndarray, amax: np.ndarray, *,
              sigma: np.ndarray | None = None, tool_points: np.ndarray | None = None,
              max_tool_speed: float | None = None,
              max_tool_accel: float | None = None) -> float:
-    """Return the duration (s) :func:`time_parameterise` would give, inf when it has none."""
+    """Return how long (s) :func:`time_parameterise` would make the motion; inf if unbounded."""
     w, sigma = _path(waypoints, sigma)
     length = float(sigma[-1]) if len(sigma) else 0.0
     if len(w) < 2 or length <= 1e-12:
