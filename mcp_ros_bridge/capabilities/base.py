@@ -70,6 +70,10 @@ QUAT = {'type': 'object', 'properties': {'w': NUM, 'x': NUM, 'y': NUM, 'z': NUM}
 POSE = {'type': 'object', 'required': ['frame', 'position_m', 'orientation_deg', 'quaternion'],
         'properties': {'frame': STR, 'position_m': XYZ, 'orientation_deg': RPY,
                        'quaternion': QUAT}}
+# Where a result repeats a pose beside other data, its form is named, not spelled out again
+# (the tool list is sent into every conversation).
+POSE_BRIEF = {'type': 'object', 'required': POSE['required'],
+              'description': 'same form as the pose of get_end_effector_pose'}
 
 
 def output_schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:

@@ -7,14 +7,14 @@ from typing import Any
 from mcp_ros_bridge.backends.port import (CartesianGoal, JointGoal, MotionLimits, MotionResult,
                                           Pose, PoseGoal)
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTION, NUM,
-                                              Outcome, output_schema, POSE, STOP, STR)
+                                              Outcome, output_schema, POSE_BRIEF, STOP, STR)
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict, rpy_deg_to_quat
 
 MOTION_OUTPUT = output_schema({
     'status': {'type': 'string', 'enum': ['SUCCEEDED', 'STOPPED', 'CONTACT_ABORT', 'TIMED_OUT',
                                           'PARTIAL', 'FAILED']},
     'message': STR,
-    'final_pose': POSE,
+    'final_pose': POSE_BRIEF,
     'joint_positions_rad': {'type': 'object', 'additionalProperties': NUM},
     'duration_s': NUM,
     'fraction': NUM,

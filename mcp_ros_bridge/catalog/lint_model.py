@@ -23,6 +23,8 @@ MCP_NAME = re.compile(r'^[A-Za-z0-9_.-]{1,128}$')
 SNAKE_NAME = re.compile(r'^[a-z][a-z0-9_]*$')
 MAX_NAME_LEN = 64
 CHARS_PER_TOKEN = 4
+# Compact UTF-8 tools/list JSON: room for MAX_TOOLS tools of today's average size.
+MAX_LIST_BYTES = 36_000
 UNITS = frozenset({
     'm', 'mm', 'cm', 'm/s', 'm/s^2', 'N', 'Nm', 'N m', 'N·m', 'kg', 'g', 'deg', 'deg/s', 'rad',
     'rad/s', 's', 'ms', 'Hz', 'px', '1', '%', 'count', 'samples', 'bytes', 'V', 'A', 'W', 'Pa',
@@ -99,6 +101,12 @@ RULES: dict[str, Rule] = {r.rule_id: r for r in (
     Rule('required-default', 'warning',
          'a required parameter has no default (a default means it is safe to omit)'),
     Rule('max-tools', 'warning', f'the catalog has at most {MAX_TOOLS} tools'),
+    Rule('portable-schema', 'error',
+         'no bare true/false where a schema object is expected (items: false); '
+         'additionalProperties: false is fine'),
+    Rule('portable-type', 'warning', 'type is a single type name, not a list'),
+    Rule('list-budget', 'error',
+         f'the compact tools/list JSON is at most {MAX_LIST_BYTES} bytes (UTF-8)'),
     Rule('token-estimate', 'info',
          f'estimated size of tools/list (about {CHARS_PER_TOKEN} characters per token)'),
     Rule('robot-limits', 'error',

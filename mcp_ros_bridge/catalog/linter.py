@@ -14,9 +14,11 @@ import json
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from mcp_ros_bridge.catalog import lint_model as model, lint_rules as rules
+from mcp_ros_bridge.catalog import lint_model as model, lint_portability as portability
+from mcp_ros_bridge.catalog import lint_rules as rules
 from mcp_ros_bridge.catalog.kinds import KindRegistry, KindShape
 from mcp_ros_bridge.catalog.lint_model import Finding, Report, RULES
+from mcp_ros_bridge.catalog.listing import tool_entry
 from mcp_ros_bridge.catalog.loader import (
     ConfigError,
     load_catalog,
@@ -90,6 +92,7 @@ def _lint_tool(report: Report, i: int, raw: dict[str, Any], robot: RobotConfig,
                        f'kind {kind.name!r} does not use parameter {param!r}',
                        f"remove it; {kind.name} accepts {sorted(kind.parameters) or 'none'}")
     rules.check_structure(report, i, name, schema)
+    portability.check_portable(report, i, name, schema)
     rules.check_parameters(report, i, name, schema)
     if kind is not None:
         rules.check_limits(report, i, name, kind.parameters, schema, robot)
@@ -132,9 +135,7 @@ def lint_config(config_dir: str, kinds: KindRegistry) -> list[Finding]:
     report.items.extend(fmt.items)
     try:
         catalog = load_catalog(config_dir, kinds=kinds)
-        entries = [{'name': t.name, 'title': t.title, 'description': t.description,
-                    'inputSchema': t.input_schema, 'outputSchema': t.output_schema,
-                    'annotations': t.annotations} for t in catalog.tools]
+        entries = [tool_entry(t) for t in catalog.tools]
     except ConfigError as exc:
         if not _covered(report, exc.line, exc.path):
             report.items.append((_load_finding(exc), exc.path))
@@ -142,11 +143,13 @@ def lint_config(config_dir: str, kinds: KindRegistry) -> list[Finding]:
         report.add('max-tools', '', (), ('tools',),
                    f'{len(raw_tools)} tools; agents pick worse among more than {model.MAX_TOOLS}',
                    'merge similar tools, or split the catalog per task with backends/configs')
+    size = portability.check_list_size(report, entries)
     chars = len(json.dumps({'tools': entries}, separators=(',', ':'), ensure_ascii=False))
     tokens = -(-chars // model.CHARS_PER_TOKEN)
     report.add('token-estimate', '', (), ('tools',),
-               f'tools/list of {len(entries)} tools is {chars} characters, about {tokens} '
-               'tokens of every conversation', 'keep descriptions tight if this grows',
+               f'tools/list of {len(entries)} tools is {size} bytes ({chars} characters), '
+               f'about {tokens} tokens of every conversation; the budget is '
+               f'{model.MAX_LIST_BYTES} bytes', 'keep descriptions tight if this grows',
                value=tokens)
     order = {s: k for k, s in enumerate(model.SEVERITIES)}
     return sorted(report.findings, key=lambda f: (f.severity == 'info', f.file, f.line or 0,

@@ -16,6 +16,7 @@ from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp_ros_bridge import __version__
 from mcp_ros_bridge.backends.port import RobotBackend
+from mcp_ros_bridge.catalog.listing import tool_entry
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.calls import CallPipeline, CallSettings
@@ -33,17 +34,7 @@ INSTRUCTIONS = (
 
 def tool_model(spec: ToolSpec) -> types.Tool:
     """Render a ToolSpec as the MCP ``Tool`` that ``tools/list`` returns."""
-    a = spec.annotations
-    return types.Tool(
-        name=spec.name, title=spec.title, description=spec.description,
-        input_schema=spec.input_schema, output_schema=spec.output_schema,
-        annotations=types.ToolAnnotations(
-            title=a.get('title'), read_only_hint=a.get('readOnlyHint'),
-            destructive_hint=a.get('destructiveHint'),
-            idempotent_hint=a.get('idempotentHint'), open_world_hint=a.get('openWorldHint')),
-        meta={'io.github.mcp_ros_bridge/version': spec.version,
-              'io.github.mcp_ros_bridge/kind': spec.kind,
-              'io.github.mcp_ros_bridge/requires_approval': spec.requires_approval})
+    return types.Tool.model_validate(tool_entry(spec))
 
 
 class _BridgeSdkServer(Server):

@@ -8,9 +8,11 @@ import re
 import shutil
 
 from mcp_ros_bridge.capabilities import KINDS
-from mcp_ros_bridge.catalog.lint_model import RULES
+from mcp_ros_bridge.catalog.lint_model import MAX_LIST_BYTES, MAX_TOOLS, RULES
 from mcp_ros_bridge.catalog.linter import format_findings, lint_config, main
+from mcp_ros_bridge.catalog.listing import APPROVAL_META_KEY, list_bytes, tool_entry
 from mcp_ros_bridge.catalog.loader import load_catalog
+from mcp_ros_bridge.server.bridge import tool_model
 import pytest
 import yaml
 
@@ -171,6 +173,20 @@ def m_max_tools(doc):
         doc['tools'].append(dict(copy.deepcopy(stop), name=f'stop_arm_{i}'))
 
 
+def m_list_budget(doc):
+    pose = tool(doc, 'move_arm_to_pose')
+    for i in range(20 - len(doc['tools'])):
+        doc['tools'].append(dict(copy.deepcopy(pose), name=f'move_arm_to_pose_{i}'))
+
+
+def m_portable_schema(doc):
+    props(doc, 'move_arm_joints')['positions']['items'] = False
+
+
+def m_portable_type(doc):
+    props(doc, GRASP)['force_n']['type'] = ['number', 'integer']
+
+
 def m_force_over_limit(doc):
     props(doc, GRASP)['force_n']['maximum'] = 50
 
@@ -247,6 +263,10 @@ CASES = [
      'input.properties.a.properties.b.properties.c', m_nesting_depth),
     ('required-default', 'warning', GRASP, 'input.properties.force_n', m_required_default),
     ('max-tools', 'warning', '', 'tools', m_max_tools),
+    ('list-budget', 'error', '', 'tools', m_list_budget),
+    ('portable-schema', 'error', 'move_arm_joints', 'input.properties.positions.items',
+     m_portable_schema),
+    ('portable-type', 'warning', GRASP, 'input.properties.force_n.type', m_portable_type),
     ('robot-limits', 'error', GRASP, 'input.properties.force_n', m_force_over_limit),
     ('robot-limits', 'error', 'move_arm_joints', 'input.properties.velocity_scaling',
      m_velocity_zero),
@@ -303,14 +323,28 @@ def test_shipped_config_has_no_errors_or_warnings(capsys):
 
 def test_token_estimate_measures_the_tool_list():
     catalog = load_catalog(SHIPPED, kinds=KINDS)
-    entries = [{'name': t.name, 'title': t.title, 'description': t.description,
-                'inputSchema': t.input_schema, 'outputSchema': t.output_schema,
-                'annotations': t.annotations} for t in catalog.tools]
-    chars = len(json.dumps({'tools': entries}, separators=(',', ':'), ensure_ascii=False))
+    # Exactly what the server sends: the SDK's Tool model round-trips the linter's entries.
+    sent = [tool_model(t).model_dump(by_alias=True, mode='json', exclude_none=True)
+            for t in catalog.tools]
+    assert sent == [tool_entry(t) for t in catalog.tools]
+    chars = len(json.dumps({'tools': sent}, separators=(',', ':'), ensure_ascii=False))
     (estimate,) = [f for f in lint_config(SHIPPED, KINDS) if f.rule == 'token-estimate']
     assert estimate.severity == 'info'
     assert estimate.value == math.ceil(chars / 4)
-    assert 'outputSchema' in json.dumps(entries) and estimate.value > 1000
+    assert f'is {list_bytes(sent)} bytes' in estimate.message
+    assert 'outputSchema' in json.dumps(sent) and estimate.value > 1000
+    assert list_bytes(sent) * MAX_TOOLS / len(sent) < MAX_LIST_BYTES, 'no room for more tools'
+
+
+def test_tool_entry_drops_duplicates_and_keeps_approval_meta():
+    catalog = load_catalog(SHIPPED, kinds=KINDS)
+    for t in catalog.tools:
+        entry = tool_entry(t)
+        assert 'title' not in entry['annotations'], 'the title is sent once'
+        assert set(entry['annotations']) == {'readOnlyHint', 'destructiveHint',
+                                             'idempotentHint', 'openWorldHint'}
+        assert entry.get('_meta') == ({APPROVAL_META_KEY: True} if t.requires_approval
+                                      else None)
 
 
 def test_token_estimate_grows_with_descriptions(tmp_path):
