@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, GripResult, Image,
-                                          JointStates, MotionResult, Pose, WrenchSamples)
+from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, GripResult, GripStatus,
+                                          Image, JointStates, MotionResult, MotionStatus, Pose,
+                                          WrenchSamples)
 
 ARM = tuple(f'panda_joint{i}' for i in range(1, 8))
 
@@ -74,8 +75,8 @@ class RecordingBackend:
                 self.calls.append(('cancelled', name))
                 raise
             if self.stopped.is_set():
-                return MotionResult('STOPPED', 'stopped on request', duration_s=0.1)
-        return MotionResult('SUCCEEDED', 'reached', Pose((0.5, 0.0, 0.3), (0, 1, 0, 0),
+                return MotionResult(MotionStatus.STOPPED, 'stopped on request', duration_s=0.1)
+        return MotionResult(MotionStatus.SUCCEEDED, 'reached', Pose((0.5, 0.0, 0.3), (0, 1, 0, 0),
                             'panda_link0'), duration_s=0.2, position_error_m=0.0004)
 
     async def move_to_pose(self, goal: Any, progress: Any = None) -> MotionResult:
@@ -96,15 +97,17 @@ class RecordingBackend:
             self.calls.append(('stop_done', None))
         self.stopped.set()
         self.release_motion.set()
-        return MotionResult('STOPPED' if was_moving else 'IDLE', 'stop handled')
+        return MotionResult(MotionStatus.STOPPED if was_moving else MotionStatus.IDLE,
+                            'stop handled', details={'was_moving': was_moving})
 
     async def grasp(self, goal: Any, progress: Any = None) -> GripResult:
         self.calls.append(('grasp', goal))
-        return GripResult('SUCCEEDED', 'holding', 0.05, goal.force_n, True, stalled=True)
+        return GripResult(GripStatus.SUCCEEDED, 'holding', 0.05, goal.force_n, True, stalled=True)
 
     async def release(self, goal: Any, progress: Any = None) -> GripResult:
         self.calls.append(('release', goal))
-        return GripResult('SUCCEEDED', 'open', goal.width_m, 0.0, False, reached_goal=True)
+        return GripResult(GripStatus.SUCCEEDED, 'open', goal.width_m, 0.0, False,
+                          reached_goal=True)
 
     async def capture_image(self, camera: str, width: int, height: int) -> Image:
         self.calls.append(('capture_image', (camera, width, height)))

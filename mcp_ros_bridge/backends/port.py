@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Protocol, runtime_checkable
 
 ProgressFn = Callable[[float, str], Awaitable[None]]
@@ -39,6 +40,36 @@ the envelope. A backend that plans calls it with every sample of the planned
 trajectory (poses from :meth:`RobotBackend.tip_poses`) before anything moves,
 and may call it with single samples while executing.
 """
+
+
+class Status(str, Enum):
+    """A result status; its value is the text tool results show."""
+
+    def __str__(self) -> str:
+        """Return the value, so formatting matches the JSON on every Python version."""
+        return str(self.value)
+
+
+class MotionStatus(Status):
+    """How a motion ended."""
+
+    SUCCEEDED = 'SUCCEEDED'
+    STOPPED = 'STOPPED'  # stop or cancel
+    CONTACT_ABORT = 'CONTACT_ABORT'  # force guard
+    TIMED_OUT = 'TIMED_OUT'
+    PARTIAL = 'PARTIAL'  # Cartesian path below the requested fraction, not executed
+    FAILED = 'FAILED'
+    IDLE = 'IDLE'  # a stop found nothing moving
+
+
+class GripStatus(Status):
+    """How a grasp or release ended."""
+
+    SUCCEEDED = 'SUCCEEDED'
+    NO_OBJECT = 'NO_OBJECT'  # a grasp closed on nothing
+    STOPPED = 'STOPPED'
+    TIMED_OUT = 'TIMED_OUT'
+    FAILED = 'FAILED'
 
 
 class BackendError(Exception):
@@ -174,17 +205,11 @@ class ReleaseGoal:
     timeout_s: float = 10.0
 
 
-@dataclass
+@dataclass(frozen=True)
 class MotionResult:
-    """
-    How a motion ended.
+    """How a motion ended; built once by the backend."""
 
-    ``status`` is ``SUCCEEDED``, ``STOPPED`` (stop or cancel), ``CONTACT_ABORT``
-    (force guard), ``TIMED_OUT``, ``PARTIAL`` (Cartesian path below the
-    requested fraction, not executed) or ``FAILED``.
-    """
-
-    status: str
+    status: MotionStatus
     message: str
     final_pose: Pose | None = None
     joint_positions: Mapping[str, float] = field(default_factory=dict)
@@ -194,24 +219,19 @@ class MotionResult:
     orientation_error_rad: float | None = None
     peak_force_n: float | None = None
     contact: Mapping[str, Any] | None = None
-    details: dict[str, Any] = field(default_factory=dict)
+    details: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def succeeded(self) -> bool:
         """Return True when the motion reached its goal."""
-        return self.status == 'SUCCEEDED'
+        return self.status is MotionStatus.SUCCEEDED
 
 
-@dataclass
+@dataclass(frozen=True)
 class GripResult:
-    """
-    How a grasp or release ended; widths are the total finger gap in m.
+    """How a grasp or release ended; widths are the total finger gap in m."""
 
-    ``status`` is ``SUCCEEDED``, ``NO_OBJECT`` (a grasp closed on nothing),
-    ``STOPPED``, ``TIMED_OUT`` or ``FAILED``.
-    """
-
-    status: str
+    status: GripStatus
     message: str
     width_m: float
     force_n: float
@@ -219,12 +239,12 @@ class GripResult:
     reached_goal: bool = False
     stalled: bool = False
     duration_s: float = 0.0
-    details: dict[str, Any] = field(default_factory=dict)
+    details: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def succeeded(self) -> bool:
         """Return True when the gripper did what was asked."""
-        return self.status == 'SUCCEEDED'
+        return self.status is GripStatus.SUCCEEDED
 
 
 @dataclass(frozen=True)

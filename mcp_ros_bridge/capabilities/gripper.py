@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_ros_bridge.backends.port import GraspGoal, GripResult, ReleaseGoal
+from mcp_ros_bridge.backends.port import GraspGoal, GripResult, GripStatus, ReleaseGoal
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTION, NUM, Outcome,
                                               output_schema, STR)
 
@@ -15,7 +15,7 @@ GRIP_OUTPUT = output_schema({
 
 
 def _grip_dict(r: GripResult) -> dict[str, Any]:
-    return {'status': r.status, 'message': r.message, 'width_m': round(r.width_m, 5),
+    return {'status': r.status.value, 'message': r.message, 'width_m': round(r.width_m, 5),
             'force_n': round(r.force_n, 2), 'object_held': r.object_held,
             'reached_goal': r.reached_goal, 'stalled': r.stalled,
             'duration_s': round(r.duration_s, 3)}
@@ -33,7 +33,7 @@ async def run_grasp(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     if r.succeeded and r.object_held:
         return Outcome(f'Holding an object: finger gap {fmt(r.width_m * 1000, 1)} mm, grip force '
                        f'{fmt(r.force_n, 1)} N (requested {fmt(goal.force_n, 1)} N).', s)
-    if not r.object_held and r.status in ('SUCCEEDED', 'NO_OBJECT'):
+    if not r.object_held and r.status in (GripStatus.SUCCEEDED, GripStatus.NO_OBJECT):
         return Outcome(
             f'No object: the fingers closed to {fmt(r.width_m * 1000, 1)} mm without '
             'touching anything. Open with release_object, move the gripper so the object is '

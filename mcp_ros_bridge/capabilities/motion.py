@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_ros_bridge.backends.port import (CartesianGoal, JointGoal, MotionLimits, MotionResult,
-                                          Pose, PoseGoal)
+                                          MotionStatus, Pose, PoseGoal)
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTION, NUM,
                                               Outcome, output_schema, POSE_BRIEF, STOP, STR)
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict, rpy_deg_to_quat
 
 MOTION_OUTPUT = output_schema({
-    'status': {'type': 'string', 'enum': ['SUCCEEDED', 'STOPPED', 'CONTACT_ABORT', 'TIMED_OUT',
-                                          'PARTIAL', 'FAILED']},
+    'status': {'type': 'string',
+               'enum': [s.value for s in MotionStatus if s is not MotionStatus.IDLE]},
     'message': STR,
     'final_pose': POSE_BRIEF,
     'joint_positions_rad': {'type': 'object', 'additionalProperties': NUM},
@@ -44,7 +44,7 @@ def motion_limits(ctx: CallContext, args: dict[str, Any]) -> MotionLimits:
 
 def motion_outcome(verb: str, result: MotionResult, limits: MotionLimits) -> Outcome:
     """Turn a backend motion result into a short text and structured content."""
-    s: dict[str, Any] = {'status': result.status, 'message': result.message,
+    s: dict[str, Any] = {'status': result.status.value, 'message': result.message,
                          'duration_s': round(result.duration_s, 3),
                          'fraction': round(result.fraction, 4),
                          'velocity_scaling': limits.velocity_scaling}
@@ -67,13 +67,14 @@ def motion_outcome(verb: str, result: MotionResult, limits: MotionLimits) -> Out
             text += f" Position error {fmt(s['position_error_mm'], 2)} mm."
         return Outcome(text, s)
     advice = {
-        'CONTACT_ABORT': ' The force guard stopped the arm; move away from the contact (e.g. '
-                         'straight up with plan_trajectory) before trying again.',
-        'STOPPED': ' The motion was stopped on request; the arm holds its position.',
-        'TIMED_OUT': ' The goal was cancelled after the timeout; check the arm state with '
-                     'get_joint_states.',
-        'PARTIAL': ' Nothing moved. Split the path, move the waypoints away from obstacles or '
-                   'use move_arm_to_pose.',
+        MotionStatus.CONTACT_ABORT: ' The force guard stopped the arm; move away from the '
+                                    'contact (e.g. straight up with plan_trajectory) before '
+                                    'trying again.',
+        MotionStatus.STOPPED: ' The motion was stopped on request; the arm holds its position.',
+        MotionStatus.TIMED_OUT: ' The goal was cancelled after the timeout; check the arm state '
+                                'with get_joint_states.',
+        MotionStatus.PARTIAL: ' Nothing moved. Split the path, move the waypoints away from '
+                              'obstacles or use move_arm_to_pose.',
     }.get(result.status, '')
     peak = (f' Peak force {fmt(result.peak_force_n, 1)} N.'
             if result.peak_force_n is not None else '')
@@ -120,11 +121,11 @@ async def run_cartesian_path(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 async def run_stop(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Cancel whatever moves and hold; idempotent."""
     result = await ctx.backend.stop()
-    stopped = ctx.preempted or result.status == 'STOPPED'
+    stopped = ctx.preempted or result.status is MotionStatus.STOPPED
     text = ('Stopped the running motion; the arm holds its position.' if stopped
             else 'No motion was running; the arm holds its position.')
     return Outcome(text + ' (This cancels goals; it is not an emergency stop.)',
-                   {'stopped_motion': stopped, 'status': result.status,
+                   {'stopped_motion': stopped, 'status': result.status.value,
                     'message': result.message})
 
 

@@ -222,10 +222,10 @@ async def test_motion_past_its_timeout_is_stopped_and_reported():
                                           np.array((1.2, -0.3, 0.0, -2.0, 0.0, 1.8, 0.8)),
                                           limits(0.05), 0.002)
         assert traj.duration > 5.0
-        raw = await b._execute(b._motion(traj, limits(0.05, timeout=0.5), 1e-3, 'moving'),
+        run = await b._execute(b._motion(traj, limits(0.05, timeout=0.5), 1e-3, 'moving'),
                                None)
-        assert raw['status'] == 'TIMED_OUT'
-        assert 0.5 <= raw['details']['halt_at_s'] < 0.52
+        assert run.status == 'TIMED_OUT'
+        assert 0.5 <= run.details['halt_at_s'] < 0.52
         _, vel = await _arm(b)
         assert np.abs(vel).max() < 0.01
 

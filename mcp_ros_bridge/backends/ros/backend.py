@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGoal, GraspGoal,
                                           GripResult, Image, JointGoal, JointStates,
-                                          MotionLimits, MotionResult, Pose, PoseGoal,
+                                          MotionLimits, MotionResult, MotionStatus, Pose, PoseGoal,
                                           ProgressFn, ReleaseGoal, WrenchSamples)
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.catalog.schemas import WRENCH_TYPES
@@ -177,12 +178,12 @@ class RosBackend:
         from mcp_ros_bridge.backends.ros.moveit import best_effort
         joints, error = await best_effort(self.joint_states(), 1.0)
         if joints is not None:
-            result.joint_positions = dict(zip(joints.names, joints.positions))
             pose, error = await best_effort(self._part('moveit').fk(
                 self.config.base_frame, '', list(joints.names), list(joints.positions)), 1.5)
-            result.final_pose = pose
+            result = replace(result, joint_positions=dict(zip(joints.names, joints.positions)),
+                             final_pose=pose)
         if error:
-            result.details.setdefault('final_state_error', error)
+            result = replace(result, details={'final_state_error': error, **result.details})
         return result
 
     async def move_to_pose(self, goal: PoseGoal,
@@ -203,10 +204,11 @@ class RosBackend:
     async def stop(self) -> MotionResult:
         """Cancel every running goal (not an emergency stop); idempotent."""
         if self._runtime is None:
-            return MotionResult('IDLE', 'the ROS backend is not running; nothing to stop')
+            return MotionResult(MotionStatus.IDLE,
+                                'the ROS backend is not running; nothing to stop')
         count = await self._part('runner').cancel_all()
         message = f'cancelled {count} running goal(s)' if count else 'no motion was running'
-        return MotionResult('STOPPED' if count else 'IDLE', message,
+        return MotionResult(MotionStatus.STOPPED if count else MotionStatus.IDLE, message,
                             details={'cancelled_goals': count})
 
     async def grasp(self, goal: GraspGoal, progress: ProgressFn | None = None) -> GripResult:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_ros_bridge.backends.port import (BackendError, GraspGoal, GripResult, ProgressFn,
-                                          ReleaseGoal)
+from mcp_ros_bridge.backends.port import (BackendError, GraspGoal, GripResult, GripStatus,
+                                          ProgressFn, ReleaseGoal)
 from mcp_ros_bridge.backends.ros import gripper_goals
 from mcp_ros_bridge.backends.ros.actions import ActionOutcome, GoalRunner
 from mcp_ros_bridge.backends.ros.messages import build_message, import_interface, message_to_dict
@@ -64,20 +64,21 @@ class GripperInterface:
                 grasp: bool) -> GripResult:
         took = outcome.duration_s
         if outcome.status in ('TIMED_OUT', 'CANCELED') or not result:
-            status = 'TIMED_OUT' if outcome.status == 'TIMED_OUT' else 'STOPPED'
+            status = GripStatus.TIMED_OUT if outcome.status == 'TIMED_OUT' else GripStatus.STOPPED
             return GripResult(status, f'gripper goal {outcome.status.lower()}', width_m=0.0,
                               force_n=0.0, object_held=False, duration_s=took)
         state = gripper_goals.read_gripper_result(self.config, result)
         held = grasp and gripper_goals.object_held(state, target)
         reached = state.reached_goal or abs(state.width_m - target) <= WIDTH_TOLERANCE_M
         if grasp:
-            status = 'SUCCEEDED' if held else ('NO_OBJECT' if reached else 'FAILED')
+            status = (GripStatus.SUCCEEDED if held else
+                      GripStatus.NO_OBJECT if reached else GripStatus.FAILED)
             message = (f'holding an object {state.width_m * 1000:.1f} mm wide with '
                        f'{state.force_n:.1f} N' if held else
                        'closed without stalling on an object' if reached else
                        f'gripper {outcome.status.lower()} at {state.width_m * 1000:.1f} mm')
         else:
-            status = 'SUCCEEDED' if reached else 'FAILED'
+            status = GripStatus.SUCCEEDED if reached else GripStatus.FAILED
             message = f'opened to {state.width_m * 1000:.1f} mm' if reached else \
                 f'gripper stopped at {state.width_m * 1000:.1f} mm (asked {target * 1000:.1f})'
         return GripResult(status, message, width_m=state.width_m, force_n=state.force_n,

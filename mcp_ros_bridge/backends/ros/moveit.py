@@ -11,10 +11,12 @@ where MoveIt is absent (calls then raise ``UNSUPPORTED``).
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
+import math
 from typing import Any
 
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionResult,
-                                          Pose, PoseGoal, ProgressFn)
+                                          MotionStatus, Pose, PoseGoal, ProgressFn)
 from mcp_ros_bridge.backends.ros import cartesian, error_codes, goals
 from mcp_ros_bridge.backends.ros.actions import ActionOutcome, call_service, GoalRunner
 from mcp_ros_bridge.backends.ros.guard import ForceGuard
@@ -70,9 +72,8 @@ class MoveItInterface:
         if isinstance(goal, PoseGoal) and result.final_pose is not None:
             target = goal.target
             if result.final_pose.frame_id == (target.frame_id or self.config.base_frame):
-                result.position_error_m = sum(
-                    (a - b) ** 2 for a, b in zip(result.final_pose.position,
-                                                 target.position)) ** 0.5
+                result = replace(result, position_error_m=math.dist(result.final_pose.position,
+                                                                    target.position))
         return result
 
     async def follow_path(self, goal: CartesianGoal,
@@ -90,8 +91,9 @@ class MoveItInterface:
         if code != SUCCESS and response.fraction <= 0.0:
             raise self._error(code, 'compute_cartesian_path failed')
         if response.fraction < goal.min_fraction:
-            return MotionResult('PARTIAL', f'only {response.fraction:.0%} of the path is '
-                                f'feasible (minimum {goal.min_fraction:.0%}); nothing moved',
+            return MotionResult(MotionStatus.PARTIAL,
+                                f'only {response.fraction:.0%} of the path is feasible '
+                                f'(minimum {goal.min_fraction:.0%}); nothing moved',
                                 fraction=response.fraction,
                                 details={'advice': 'move obstacles, shorten the path or '
                                                    'choose waypoints closer to the base'})
@@ -108,8 +110,7 @@ class MoveItInterface:
         result = await self._execute(action, name,
                                      cartesian.build_execute_goal(trajectory, distro),
                                      goal.limits, progress, planned=True)
-        result.fraction = response.fraction
-        return result
+        return replace(result, fraction=response.fraction)
 
     async def _execute(self, action: Any, name: str, data: dict[str, Any], limits: Any,
                        progress: ProgressFn | None, planned: bool) -> MotionResult:
@@ -125,8 +126,8 @@ class MoveItInterface:
                 self._runner.client(action, name), goal_msg, name=name,
                 timeout_s=limits.timeout_s, interrupt=guard.event, describe=describe,
                 progress=progress)
-        result = self._interpret(outcome, guard, planned or 'MONITOR' in seen)
-        result.peak_force_n = guard.peak_n if guard.peak_n > 0.0 else None
+        result = replace(self._interpret(outcome, guard, planned or 'MONITOR' in seen),
+                         peak_force_n=guard.peak_n if guard.peak_n > 0.0 else None)
         if progress is not None and result.succeeded:
             await progress(1.0, 'motion finished')
         return result
@@ -135,25 +136,28 @@ class MoveItInterface:
                    executing: bool) -> MotionResult:
         took = outcome.duration_s
         if guard.contact:
-            return MotionResult('CONTACT_ABORT', f'force {guard.peak_n:.1f} N exceeded the '
+            return MotionResult(MotionStatus.CONTACT_ABORT,
+                                f'force {guard.peak_n:.1f} N exceeded the '
                                 f'{guard.limit_n:.1f} N limit; the goal was cancelled',
                                 duration_s=took, peak_force_n=guard.peak_n,
                                 contact={'peak_force_n': guard.peak_n})
         if guard.stale:
-            return MotionResult('FAILED', 'the wrench stream went stale during the motion; '
-                                'the goal was cancelled', duration_s=took,
+            return MotionResult(MotionStatus.FAILED,
+                                'the wrench stream went stale during the motion; the goal '
+                                'was cancelled', duration_s=took,
                                 details={'code': 'SENSOR_STALE'})
         if outcome.status == 'TIMED_OUT':
-            return MotionResult('TIMED_OUT', f'no result within {took:.1f} s; the goal was '
-                                'cancelled', duration_s=took)
+            return MotionResult(MotionStatus.TIMED_OUT,
+                                f'no result within {took:.1f} s; the goal was cancelled',
+                                duration_s=took)
         if outcome.status == 'CANCELED':
-            return MotionResult('STOPPED', 'the motion was cancelled', duration_s=took)
+            return MotionResult(MotionStatus.STOPPED, 'the motion was cancelled', duration_s=took)
         code = outcome.result.error_code.val if outcome.result is not None else 99999
         if outcome.status == 'SUCCEEDED' and code == SUCCESS:
-            return MotionResult('SUCCEEDED', 'motion finished', duration_s=took)
+            return MotionResult(MotionStatus.SUCCEEDED, 'motion finished', duration_s=took)
         if not executing and not error_codes.is_execution_failure(code):
             raise self._error(code, f'MoveIt {outcome.status.lower()} the goal')
-        return MotionResult('FAILED', f'{error_codes.code_name(code)}: '
+        return MotionResult(MotionStatus.FAILED, f'{error_codes.code_name(code)}: '
                             f'{error_codes.advice_for(code)}', duration_s=took,
                             details={'code': error_codes.code_name(code),
                                      'advice': error_codes.advice_for(code)})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from mcp_ros_bridge.backends.port import (
@@ -21,6 +22,7 @@ from mcp_ros_bridge.backends.port import (
     JointGoal,
     JointStates,
     MotionResult,
+    MotionStatus,
     Pose,
     PoseGoal,
     ProgressFn,
@@ -35,10 +37,10 @@ from .execution import Runner
 from .frames import express, frame_in_world, to_world
 from .gripper import Grasp, Release
 from .mjcf import ARM_JOINTS, CAMERAS, FINGER_JOINTS, OBJECTS
-from .motion import ArmMotion
+from .motion import ArmMotion, ArmRun
 from .planning import Planner
 from .render import MAX_H, MAX_W, SceneRenderer
-from .results import grip_result, motion_result, path_deviation, ros_only
+from .results import motion_result, path_deviation, ros_only
 from .tips import TipKinematics
 from .watchdog import ContactGuard
 from .world import World
@@ -150,11 +152,11 @@ class SimBackend(Runner):
         return await asyncio.to_thread(
             lambda: self.tips.check(build(*args), limits.path_check))
 
-    def _result(self, raw: dict[str, Any], frame: str, target: Pose | None = None,
+    def _result(self, run: ArmRun, frame: str, target: Pose | None = None,
                 link: str = '') -> MotionResult:
         qpos = self.world.snapshot()[0]
         joints = dict(zip(ARM_JOINTS, qpos[self.world.arm_qpos].tolist()))
-        return motion_result(raw, self._pose_of(link, frame), joints, target)
+        return motion_result(run, self._pose_of(link, frame), joints, target)
 
     async def move_to_pose(self, goal: PoseGoal,
                            progress: ProgressFn | None = None) -> MotionResult:
@@ -173,19 +175,18 @@ class SimBackend(Runner):
                                      goal.orientation_tolerance_rad)
         traj = await self._planned(goal.limits, self.planner.joint_trajectory, qpos, q0, q1,
                                    goal.limits, w.model.opt.timestep)
-        raw = await self._execute(self._motion(traj, goal.limits, 2e-4, 'moving to pose'),
+        run = await self._execute(self._motion(traj, goal.limits, 2e-4, 'moving to pose'),
                                   progress)
-        res = self._result(raw, t.frame_id or self.config.base_frame, t, goal.link)
-        if res.succeeded and (res.position_error_m > goal.position_tolerance_m
-                              or res.orientation_error_rad > goal.orientation_tolerance_rad):
-            res.status = 'FAILED'
-            res.message = (f'settled {res.position_error_m * 1000:.2f} mm / '
-                           f'{np.degrees(res.orientation_error_rad):.2f} deg from the target')
-        elif res.succeeded:
-            res.message = (f'reached the pose within {res.position_error_m * 1000:.2f} mm and '
-                           f'{np.degrees(res.orientation_error_rad):.2f} deg in '
-                           f'{res.duration_s:.2f} s')
-        return res
+        res = self._result(run, t.frame_id or self.config.base_frame, t, goal.link)
+        if not res.succeeded:
+            return res
+        pos_err, ori_err = res.position_error_m or 0.0, res.orientation_error_rad or 0.0
+        if pos_err > goal.position_tolerance_m or ori_err > goal.orientation_tolerance_rad:
+            return replace(res, status=MotionStatus.FAILED,
+                           message=f'settled {pos_err * 1000:.2f} mm / '
+                                   f'{np.degrees(ori_err):.2f} deg from the target')
+        return replace(res, message=f'reached the pose within {pos_err * 1000:.2f} mm and '
+                                    f'{np.degrees(ori_err):.2f} deg in {res.duration_s:.2f} s')
 
     async def move_to_joints(self, goal: JointGoal,
                              progress: ProgressFn | None = None) -> MotionResult:
@@ -209,12 +210,12 @@ class SimBackend(Runner):
             raise BackendError('INVALID_GOAL', 'joint goal outside the limits: ' + '; '.join(bad))
         traj = await self._planned(goal.limits, self.planner.joint_trajectory, qpos, q0, q1,
                                    goal.limits, w.model.opt.timestep)
-        raw = await self._execute(self._motion(traj, goal.limits, min(goal.tolerance_rad, 1e-3),
+        run = await self._execute(self._motion(traj, goal.limits, min(goal.tolerance_rad, 1e-3),
                                                'moving joints'), progress)
-        res = self._result(raw, self.config.base_frame)
+        res = self._result(run, self.config.base_frame)
         if res.succeeded:
             err = max(abs(res.joint_positions[n] - v) for n, v in goal.positions.items())
-            res.message = f'reached the joint goal (max error {err:.4f} rad)'
+            res = replace(res, message=f'reached the joint goal (max error {err:.4f} rad)')
         return res
 
     async def follow_cartesian_path(self, goal: CartesianGoal,
@@ -237,50 +238,51 @@ class SimBackend(Runner):
         frame = frame or self.config.base_frame
         info = {'stop_reason': plan.stop_reason} if plan.stop_reason else {}
         if plan.fraction < goal.min_fraction or len(plan.q) < 2:
-            res = self._result({'status': 'PARTIAL' if plan.fraction < 1 else 'SUCCEEDED',
-                                'message': '', 'duration_s': 0.0, 'fraction': plan.fraction,
-                                'peak_force_n': None, 'contact': None, 'details': info}, frame)
-            res.message = (f'only {plan.fraction:.0%} of the path is feasible '
-                           f'({plan.stop_reason}); nothing was executed'
-                           if res.status == 'PARTIAL' else 'already at the path end')
-            return res
+            partial = plan.fraction < 1
+            message = (f'only {plan.fraction:.0%} of the path is feasible '
+                       f'({plan.stop_reason}); nothing was executed' if partial
+                       else 'already at the path end')
+            status = MotionStatus.PARTIAL if partial else MotionStatus.SUCCEEDED
+            return self._result(ArmRun(status, message, 0.0, plan.fraction, None, None, info,
+                                       np.empty((0, 3))), frame)
         traj = await self._planned(goal.limits, self.planner.cartesian_trajectory, plan,
                                    goal.limits, w.model.opt.timestep)
-        raw = await self._execute(self._motion(traj, goal.limits, 2e-4, 'following path'),
+        run = await self._execute(self._motion(traj, goal.limits, 2e-4, 'following path'),
                                   progress)
-        raw['fraction'] = plan.fraction if raw['status'] == 'SUCCEEDED' else raw['fraction']
-        raw['details'].update(info, max_path_deviation_m=path_deviation(raw['trace'], plan.points))
-        res = self._result(raw, frame)
-        if res.succeeded:
-            res.message = (f'followed {plan.fraction:.0%} of the path in {res.duration_s:.2f} s'
-                           + (f' (stopped before: {plan.stop_reason})' if plan.stop_reason
-                              else ''))
-        return res
+        done = run.status is MotionStatus.SUCCEEDED
+        message = (f'followed {plan.fraction:.0%} of the path in {run.duration_s:.2f} s'
+                   + (f' (stopped before: {plan.stop_reason})' if plan.stop_reason else '')
+                   if done else run.message)
+        run = replace(run, message=message, fraction=plan.fraction if done else run.fraction,
+                      details={**run.details, **info, 'max_path_deviation_m':
+                               path_deviation(run.trace, plan.points)})
+        return self._result(run, frame)
 
     async def stop(self) -> MotionResult:
         """Halt the arm and gripper and hold position (idempotent; not an e-stop)."""
-        moving, raw = await self._halt_all('stopped on request')
-        raw = dict(raw or {'status': 'STOPPED', 'duration_s': 0.0, 'fraction': 0.0,
-                           'peak_force_n': None, 'contact': None, 'details': {}})
-        raw['details'] = dict(raw['details'], was_moving=moving)
-        raw['message'] = ('stopped the running motion; holding position' if moving else
-                          'nothing was moving; holding position')
-        raw['status'] = 'STOPPED' if moving else 'IDLE'
-        return self._result(raw, self.config.base_frame)
+        moving, run = await self._halt_all('stopped on request')
+        details = {**(run.details if run else {}), 'was_moving': moving}
+        message = ('stopped the running motion; holding position' if moving else
+                   'nothing was moving; holding position')
+        status = MotionStatus.STOPPED if moving else MotionStatus.IDLE
+        if run is None:
+            run = ArmRun(status, message, 0.0, 0.0, None, None, details, np.empty((0, 3)))
+        return self._result(replace(run, status=status, message=message, details=details),
+                            self.config.base_frame)
 
     # -- gripper, images, ROS-only ----------------------------------------------------------
     async def grasp(self, goal: GraspGoal, progress: ProgressFn | None = None) -> GripResult:
         """Close until contact and regulate the grip force to ``goal.force_n``."""
-        raw = await self._execute(Grasp(goal.force_n, goal.speed_mps, goal.timeout_s), progress)
-        if goal.width_m is not None and raw['object_held']:
-            raw['expected_width_m'] = goal.width_m
-        return grip_result(raw)
+        res = await self._execute(Grasp(goal.force_n, goal.speed_mps, goal.timeout_s), progress)
+        if goal.width_m is not None and res.object_held:
+            res = replace(res, details={**res.details, 'expected_width_m': goal.width_m})
+        return res
 
     async def release(self, goal: ReleaseGoal,
                       progress: ProgressFn | None = None) -> GripResult:
         """Open the fingers to ``goal.width_m``."""
-        task = Release(goal.width_m, goal.speed_mps, goal.timeout_s)
-        return grip_result(await self._execute(task, progress))
+        return await self._execute(Release(goal.width_m, goal.speed_mps, goal.timeout_s),
+                                   progress)
 
     async def capture_image(self, camera: str, width: int, height: int) -> Image:
         """Render the scene camera offscreen and return PNG bytes."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, ProgressFn
 
+from .motion import ArmRun
 from .world import Task, World
 
 
@@ -78,7 +79,7 @@ class Runner:
         """Let ``seconds`` of simulation time pass (fast in fast mode)."""
         await self._execute(Clock(seconds), None)
 
-    async def _halt_all(self, reason: str) -> tuple[bool, dict[str, Any] | None]:
+    async def _halt_all(self, reason: str) -> tuple[bool, ArmRun | None]:
         """Halt every running task; return (anything was moving, arm result)."""
         tasks = [t for t in list(self.world.tasks.values()) if t.channel != 'clock']
         for task in tasks:
@@ -89,6 +90,6 @@ class Runner:
                 raw = await asyncio.wrap_future(task.future)
             except Exception:  # noqa: BLE001 - handed to the caller
                 raw = None
-            if task.channel == 'arm':
+            if isinstance(raw, ArmRun):
                 arm = raw
         return bool(tasks), arm

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from mcp_ros_bridge.backends.port import GripResult, GripStatus
 import mujoco
 import numpy as np
 
@@ -59,11 +60,12 @@ class _FingerTask(Task):
     def width(self, world: World) -> float:
         return float(world.data.qpos[world.finger_qpos].sum())
 
-    def result(self, world: World, status: str, message: str, force: float, held: bool,
-               **extra: Any) -> dict[str, Any]:
-        return {'status': status, 'message': message, 'width_m': self.width(world),
-                'force_n': force, 'object_held': held,
-                'duration_s': world.time - self.t0, **extra}
+    def result(self, world: World, status: GripStatus, message: str, force: float, held: bool,
+               *, reached_goal: bool = False, stalled: bool = False,
+               **details: Any) -> GripResult:
+        return GripResult(status, message, self.width(world), force, held,
+                          reached_goal=reached_goal, stalled=stalled,
+                          duration_s=world.time - self.t0, details=details)
 
 
 class Grasp(_FingerTask):
@@ -89,13 +91,13 @@ class Grasp(_FingerTask):
             t = world.time - self.t0
             world.data.ctrl[world.finger_act] = np.maximum(self.q0 - 0.5 * self.speed * t, 0.0)
 
-    def post(self, world: World) -> Any:
-        """Detect contact, regulate, and finish with a result dict."""
+    def post(self, world: World) -> GripResult | None:
+        """Detect contact, regulate, and finish with the grasp's result."""
         d = world.data
         t = world.time - self.t0
         forces, bodies = finger_contacts(world)
         if self.halt_reason or t > self.timeout:
-            status = 'STOPPED' if self.halt_reason else 'TIMED_OUT'
+            status = GripStatus.STOPPED if self.halt_reason else GripStatus.TIMED_OUT
             why = self.halt_reason or f'no grasp within {self.timeout:g} s'
             if self.phase == 'squeeze':  # keep squeezing: stopping must not drop the object
                 held = self.body in world.object_bodies
@@ -115,8 +117,9 @@ class Grasp(_FingerTask):
             elif q.max() < 5e-4 and d.ctrl[world.finger_act].max() <= 0.0:
                 set_mode(world, force=False)
                 d.ctrl[world.finger_act] = 0.0
-                return self.result(world, 'NO_OBJECT', 'No object between the fingers: the '
-                                   'gripper closed fully without touching anything.',
+                return self.result(world, GripStatus.NO_OBJECT,
+                                   'No object between the fingers: the gripper closed fully '
+                                   'without touching anything.',
                                    0.0, False, reason='NO_OBJECT')
             elif self.notify and world.steps % 50 == 0:
                 self.notify(min(0.9, t * self.speed / max(FINGER_MAX * 2, 1e-6)),
@@ -135,8 +138,8 @@ class Grasp(_FingerTask):
         msg = (f'Holding {name}: width {self.width(world) * 1000:.1f} mm, grip force '
                f'{measured:.1f} N (requested {self.force:g} N).' if held else
                f'The fingers closed on {name}, which is not a graspable object.')
-        return self.result(world, 'SUCCEEDED' if held else 'FAILED', msg, measured, held,
-                           object=name, stalled=True)
+        return self.result(world, GripStatus.SUCCEEDED if held else GripStatus.FAILED, msg,
+                           measured, held, stalled=True, object=name)
 
 
 class Release(_FingerTask):
@@ -161,18 +164,18 @@ class Release(_FingerTask):
         q = self.q0 + np.clip(self.goal - self.q0, -step, step)
         world.data.ctrl[world.finger_act] = q
 
-    def post(self, world: World) -> Any:
+    def post(self, world: World) -> GripResult | None:
         """Finish when the fingers are at the goal, blocked, or out of time."""
         d = world.data
         q, qd = d.qpos[world.finger_qpos], d.qvel[world.finger_dof]
         t = world.time - self.t0
         if self.halt_reason:
-            return self.result(world, 'STOPPED', self.halt_reason, 0.0, False)
+            return self.result(world, GripStatus.STOPPED, self.halt_reason, 0.0, False)
         if np.abs(q - self.goal).max() < 5e-4 and np.abs(qd).max() < 1e-3:
-            return self.result(world, 'SUCCEEDED', f'Opened to {q.sum() * 1000:.1f} mm.',
+            return self.result(world, GripStatus.SUCCEEDED, f'Opened to {q.sum() * 1000:.1f} mm.',
                                0.0, False, reached_goal=True)
         if t > self.timeout:
-            return self.result(world, 'TIMED_OUT', f'the fingers did not reach '
+            return self.result(world, GripStatus.TIMED_OUT, f'the fingers did not reach '
                                f'{self.goal * 2000:.1f} mm within {self.timeout:g} s',
                                0.0, False)
         return None

@@ -9,10 +9,11 @@ so the arm does not keep pressing on what it hit.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from mcp_ros_bridge.backends.port import BackendError, PathCheck
+from mcp_ros_bridge.backends.port import BackendError, MotionStatus, PathCheck
 import mujoco
 import numpy as np
 
@@ -26,8 +27,22 @@ STILL_RAD_S = 0.01
 WATCH_EVERY = 5  # steps between checks of the executed tip pose (the plan is checked fully)
 
 
+@dataclass(frozen=True)
+class ArmRun:
+    """How one arm task ended, before the backend adds the reached pose."""
+
+    status: MotionStatus
+    message: str
+    duration_s: float
+    fraction: float
+    peak_force_n: float | None
+    contact: Mapping[str, Any] | None
+    details: Mapping[str, Any]
+    trace: np.ndarray
+
+
 class ArmMotion(Task):
-    """Track a :class:`Trajectory`; finish with a result dict."""
+    """Track a :class:`Trajectory`; finish with an :class:`ArmRun`."""
 
     channel = 'arm'
 
@@ -42,8 +57,10 @@ class ArmMotion(Task):
         self.traj, self.guard = traj, guard
         self.limit, self.timeout, self.tol = force_limit_n, timeout_s, tolerance_rad
         self.notify, self.settle_s, self.label = notify, settle_s, label
-        self.phase, self.status, self.message = 'run', 'SUCCEEDED', ''
-        self.peak, self.contact = 0.0, None
+        self.phase, self.message = 'run', ''
+        self.status = MotionStatus.SUCCEEDED
+        self.peak = 0.0
+        self.contact: dict[str, Any] | None = None
         self.t_cross: float | None = None
         self.t_halt: float | None = None
         self.t_still: float | None = None
@@ -75,12 +92,12 @@ class ArmMotion(Task):
             mujoco.mj_mulM(world.model, world.data, self._tau, self._acc)
             world.qfrc_arm[:] = self._tau_arm
 
-    def _begin_halt(self, world: World, status: str, message: str) -> None:
+    def _begin_halt(self, world: World, status: MotionStatus, message: str) -> None:
         d = world.data
         self.phase, self.status, self.message = 'halt', status, message
         self.t_halt = world.time
         target = d.qpos[world.arm_qpos].copy()
-        if status == 'CONTACT_ABORT':
+        if status is MotionStatus.CONTACT_ABORT:
             k = self.traj.index(world.time - self.t0 - 0.1)
             target = self.traj.q[min(k, len(self.traj.q) - 1)]
         d.ctrl[world.pos_act] = target
@@ -95,7 +112,8 @@ class ArmMotion(Task):
             self.path_check([tip_pose(world.model, world.data, *self.tip)], [t])
         except BackendError as exc:
             self.path_exit = dict(exc.details)
-            self._begin_halt(world, 'FAILED', f'{exc.message} while executing; the arm stopped')
+            self._begin_halt(world, MotionStatus.FAILED,
+                             f'{exc.message} while executing; the arm stopped')
 
     def _guard(self, world: World) -> None:
         d = world.data
@@ -110,22 +128,22 @@ class ArmMotion(Task):
         if total > self.limit and self.t_cross is None and self.phase != 'halt':
             self.t_cross = world.time
             worst = max(pairs, key=pairs.get)
-            self._begin_halt(world, 'CONTACT_ABORT',
+            self._begin_halt(world, MotionStatus.CONTACT_ABORT,
                              f'contact force {total:.1f} N exceeded the {self.limit:g} N limit '
                              f'({worst}); the arm stopped and backed off')
 
-    def post(self, world: World) -> Any:
-        """Advance the phase machine; return a result dict when finished."""
+    def post(self, world: World) -> ArmRun | None:
+        """Advance the phase machine; return the run's result when finished."""
         d = world.data
         t = world.time - self.t0
         self._guard(world)
         if world.steps % WATCH_EVERY == 0:
             self._watch_path(world, t)
         if self.halt_reason is not None and self.phase != 'halt':
-            self._begin_halt(world, 'STOPPED', self.halt_reason)
+            self._begin_halt(world, MotionStatus.STOPPED, self.halt_reason)
         if self.phase != 'halt' and t > self.timeout:
-            self._begin_halt(world, 'TIMED_OUT', f'the motion exceeded its {self.timeout:g} s '
-                             'timeout and was stopped')
+            self._begin_halt(world, MotionStatus.TIMED_OUT,
+                             f'the motion exceeded its {self.timeout:g} s timeout and was stopped')
         if world.steps % 5 == 0:
             self.trace.append(d.site_xpos[self.tcp].copy())
         if self.phase == 'run':
@@ -149,14 +167,14 @@ class ArmMotion(Task):
                 self.t_still = world.time
             waited = world.time - self.t_halt
             if (self.t_still is not None or waited > 0.5) and (
-                    waited >= 0.1 or self.status != 'CONTACT_ABORT'):
+                    waited >= 0.1 or self.status is not MotionStatus.CONTACT_ABORT):
                 return self._result(world, t)
         if self.notify and self.fraction - self._sent >= 0.05:
             self._sent = self.fraction
             self.notify(self.fraction, f'{self.label}: {self.fraction:.0%}')
         return None
 
-    def _result(self, world: World, t: float) -> dict[str, Any]:
+    def _result(self, world: World, t: float) -> ArmRun:
         details: dict[str, Any] = {'planned_duration_s': round(self.traj.duration, 4)}
         if self.t_halt is not None:
             details['halt_at_s'] = round(self.t_halt - self.t0, 4)
@@ -167,10 +185,9 @@ class ArmMotion(Task):
         if self.t_cross is not None:
             details['threshold_crossed_at_s'] = round(self.t_cross - self.t0, 4)
             details['reaction_s'] = round(self.t_halt - self.t_cross, 4)
-        if self.status == 'SUCCEEDED':
+        if self.status is MotionStatus.SUCCEEDED:
             self.fraction = 1.0
             if self.notify:
                 self.notify(1.0, f'{self.label}: done')
-        return {'status': self.status, 'message': self.message, 'duration_s': t,
-                'fraction': self.fraction, 'peak_force_n': self.peak if self.peak else None,
-                'contact': self.contact, 'details': details, 'trace': np.array(self.trace)}
+        return ArmRun(self.status, self.message, t, self.fraction, self.peak or None,
+                      self.contact, details, np.array(self.trace))
