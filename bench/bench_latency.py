@@ -84,22 +84,30 @@ async def _serve_stdio(which: str) -> None:
         await server.run(read, write, server.create_initialization_options())
 
 
-async def measure(target: Any, mode: str, tool: str, args: dict[str, Any], calls: int,
-                  warmup: int) -> list[float]:
-    """Return per-call latencies in ms of ``calls`` sequential calls."""
+async def measure(bridge: Any, echo: Any, mode: str, calls: int,
+                  warmup: int) -> tuple[list[float], list[float]]:
+    """
+    Return per-call latencies in ms of the bridge and the echo server, calls interleaved.
+
+    Both clients are open at once and take turns, call by call, so the load of
+    a shared machine falls on both alike.
+    """
     from mcp import Client
-    out = []
-    with anyio.fail_after(600):
-        async with Client(target, mode=mode) as client:
-            await client.list_tools()
+    out: tuple[list[float], list[float]] = ([], [])
+    with anyio.fail_after(900):
+        async with Client(bridge, mode=mode) as ours, Client(echo, mode=mode) as bare:
+            pairs = ((ours, TOOL, out[0]), (bare, 'echo', out[1]))
+            for client, _, _ in pairs:
+                await client.list_tools()
             for i in range(warmup + calls):
-                t0 = time.perf_counter()
-                result = await client.call_tool(tool, args)
-                dt = (time.perf_counter() - t0) * 1000.0
-                if result.is_error:
-                    raise RuntimeError(f'{tool} failed: {result.content}')
-                if i >= warmup:
-                    out.append(dt)
+                for client, tool, found in pairs[::1 if i % 2 else -1]:
+                    t0 = time.perf_counter()
+                    result = await client.call_tool(tool, {})
+                    dt = (time.perf_counter() - t0) * 1000.0
+                    if result.is_error:
+                        raise RuntimeError(f'{tool} failed: {result.content}')
+                    if i >= warmup:
+                        found.append(dt)
     return out
 
 
@@ -159,7 +167,8 @@ async def run(calls: int, warmup: int, repeat: int) -> None:
         ('stdio legacy', 'legacy', lambda: stdio('bridge'), lambda: stdio('echo')),
         ('stdio 2026-07-28', '2026-07-28', lambda: stdio('bridge'), lambda: stdio('echo')),
     ]
-    print(f'{calls} calls after {warmup} warm-up calls, {repeat} alternating runs per row; '
+    print(f'{calls} calls after {warmup} warm-up calls, bridge and echo taking turns call by '
+          f'call, {repeat} runs per row; '
           f'latency in ms (bridge: {TOOL} on the recording backend; echo: bare SDK server '
           'returning the same schemas and result). Medians of the runs; ratio spread min-max.')
     print(f"{'transport':22s} {'bridge p50':>10s} {'p99':>7s} {'echo p50':>9s} {'p99':>7s} "
@@ -167,8 +176,7 @@ async def run(calls: int, warmup: int, repeat: int) -> None:
     for label, mode, ours, echo in rows:
         figures = []
         for _ in range(repeat):
-            e = await measure(echo(), mode, 'echo', {}, calls, warmup)
-            b = await measure(ours(), mode, TOOL, {}, calls, warmup)
+            b, e = await measure(ours(), echo(), mode, calls, warmup)
             figures.append((pct(b, 50), pct(b, 99), pct(e, 50), pct(e, 99)))
         bp50, bp99, ep50, ep99 = (statistics.median(f[i] for f in figures) for i in range(4))
         r50 = [f[0] / f[2] for f in figures]
