@@ -15,6 +15,7 @@ import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass
 import logging
+import sys
 import time
 import traceback
 from typing import Any
@@ -259,7 +260,7 @@ class CallPipeline:
                     log.error('the preempted motion did not release the arm within %.1f s',
                               self.settings.stop_wait_s)
             elif timeout is not None:
-                outcome = await asyncio.wait_for(kind.run(call_ctx, args), timeout)
+                outcome = await within(timeout, kind.run(call_ctx, args))
             else:
                 outcome = await kind.run(call_ctx, args)
         except BackendError as exc:
@@ -289,3 +290,11 @@ class CallPipeline:
             await self.raw_backend.stop()
         except Exception:  # already on the failure path
             log.exception('stop after cancellation failed')
+
+
+async def within(timeout: float, aw: Any) -> Any:
+    """Await ``aw`` for at most ``timeout`` s; no extra task on Python >= 3.11."""
+    if sys.version_info >= (3, 11):
+        async with asyncio.timeout(timeout):
+            return await aw
+    return await asyncio.wait_for(aw, timeout)
