@@ -15,6 +15,8 @@ Usage: python bench/bench_ros_ingest.py [--seconds 10] [--ingest batched|raw|obj
        python bench/bench_ros_ingest.py --compare [--repeat 3] [--seconds 8]
            (every mode in a fresh process, ``--repeat`` times, interleaved; medians,
            CPU spread and the CPU ratio to the shipped defaults in one table)
+       python bench/bench_ros_ingest.py --floor [--seconds 1]
+           (the physical floor: CPU per message of ``take`` alone, then take + parse + store)
 """
 
 import argparse
@@ -121,6 +123,7 @@ async def run(seconds, ingest, executor, depth, period):
         'reads': len(read_ages),
         'published': dict(counts),
         'threads_pct': {k: round(v, 1) for k, v in sorted(per_thread.items()) if v >= 0.05},
+        'ingest_pct': sum(v for k, v in per_thread.items() if k != 'MainThread'),
     }
 
 
@@ -146,6 +149,43 @@ def thread_cpu():
     return found
 
 
+def floor(seconds):
+    """Print the CPU per message of ``take`` alone and of take + parse + store (one thread)."""
+    import ros_support
+    from geometry_msgs.msg import WrenchStamped
+    from mcp_ros_bridge.backends.ros.batched import SensorDrain
+    from mcp_ros_bridge.backends.ros.runtime import qos_from_name, RosRuntime
+    from mcp_ros_bridge.backends.ros.sensors import WrenchBuffer
+    config = ros_support.robot_config()
+    ctx = multiprocessing.get_context('spawn')
+    manager = ctx.Manager()
+    counts, ready = manager.dict(), ctx.Event()
+    proc = ctx.Process(target=publisher, args=(config, seconds * 4 + 3, ready, counts))
+    proc.start()
+    runtime = RosRuntime('bench_floor')
+    runtime.start()
+    drain = SensorDrain(runtime.context, 'bench_floor_sensors')
+    buffer = WrenchBuffer('/w', maxlen=100_000)
+    taken = []
+    drain.subscribe(WrenchStamped, config.ros['topics']['wrench']['name'],
+                    qos_from_name(None, sensor_depth=5000), taken.append)
+    ready.wait(20.0)
+    deadline = time.monotonic() + 20.0
+    while not drain.drain() and time.monotonic() < deadline:
+        time.sleep(0.05)  # wait for discovery
+    for label, sink in (('take alone', taken.append), ('take + parse + store', buffer.on_raw)):
+        drain.drain()
+        drain._routes[0] = drain._routes[0][:2] + (sink,)
+        time.sleep(seconds)  # let messages queue; nothing is taken meanwhile
+        t0 = time.thread_time()
+        count = drain.drain()
+        used = time.thread_time() - t0
+        print(f'{label:24s} {1e6 * used / max(1, count):6.2f} us per message ({count} messages)')
+    proc.join(60.0)
+    drain.close()
+    runtime.shutdown()
+
+
 def report(r, seconds):
     """Print one run's figures."""
     print(f'mode                {r["mode"]}, {seconds:.1f} s')
@@ -163,7 +203,8 @@ def report(r, seconds):
     print(f'threads (% of core) {r["threads_pct"]}')
 
 
-COLUMNS = [('cpu_pct', 'CPU %'), ('cpu_us_per_msg', 'us/msg'), ('lost', 'lost'),
+COLUMNS = [('cpu_pct', 'CPU %'), ('cpu_us_per_msg', 'us/msg'), ('ingest_pct', 'ingest %'),
+           ('lost', 'lost'),
            ('lag_p50_ms', 'lag p50'), ('lag_p99_ms', 'lag p99'),
            ('read_age_p50_ms', 'read p50'), ('read_age_p99_ms', 'read p99'),
            ('backlog_last_ms', 'lag last10%')]
@@ -211,7 +252,12 @@ def main():
     parser.add_argument('--json', action='store_true', help='print one JSON line')
     parser.add_argument('--compare', action='store_true', help='every mode, medians')
     parser.add_argument('--repeat', type=int, default=3)
+    parser.add_argument('--floor', action='store_true',
+                        help='CPU per message of take alone and take + parse + store')
     args = parser.parse_args()
+    if args.floor:
+        floor(args.seconds)
+        return
     if args.compare:
         compare(args.seconds, args.repeat)
         return
