@@ -275,6 +275,8 @@ def check_limits(report: Report, i: int, name: str, params: frozenset[str],
             bad(('properties', param), f'{param} may be {lo if lo is not None else "any"}; it '
                 'must stay in (0, max] (MoveIt treats 0 as full speed)',
                 'set exclusiveMinimum: 0 (or a minimum above 0) and remove minimum: 0')
+    if uses('positions'):
+        check_joint_bounds(bad, schema, robot)
     for param, rel in (('position', ('properties', 'position', 'properties')),
                        ('waypoints', ('properties', 'waypoints', 'items', 'properties'))):
         if not uses(param):
@@ -290,3 +292,26 @@ def check_limits(report: Report, i: int, name: str, params: frozenset[str],
                     f'[{lo_cap}, {hi_cap}] (m)',
                     f'use minimum: {{$robot: limits.workspace.min.{k}}} and maximum: '
                     f'{{$robot: limits.workspace.max.{k}}}')
+
+
+def check_joint_bounds(bad: Any, schema: dict[str, Any], robot: RobotConfig) -> None:
+    """Check per-joint bounds of ``positions`` against the limits less the safety margin."""
+    s = _prop(schema, 'properties', 'positions')
+    if s is None:
+        return
+    margin = robot.limits.joint_limit_margin_rad
+    items = s.get('prefixItems')
+    per = items if isinstance(items, list) else [s.get('items')] * len(robot.arm_joints)
+    rows = zip(robot.arm_joints, robot.arm_position_limits, per)
+    for k, (joint, (lo_cap, hi_cap), item) in enumerate(rows):
+        lo, _, hi = numeric_range(item) if isinstance(item, dict) else (None, False, None)
+        lo_cap, hi_cap = lo_cap + margin, hi_cap - margin
+        if lo is None or hi is None or lo < lo_cap - 1e-9 or hi > hi_cap + 1e-9:
+            rel = ('properties', 'positions') + (('prefixItems', k) if items else ('items',))
+            bad(rel, f'{joint} bounds [{lo}, {hi}] are wider than robot.yaml '
+                f'joints.position_limits less limits.joint_limit_margin_rad '
+                f'[{round(lo_cap, 6)}, {round(hi_cap, 6)}] (rad)',
+                f'use minimum: {{$robot: joints.position_limits.{k}.0, offset: {{$robot: '
+                f'limits.joint_limit_margin_rad}}}} and maximum: {{$robot: '
+                f'joints.position_limits.{k}.1, offset: {{$robot: '
+                f'limits.joint_limit_margin_rad, scale: -1}}}}')

@@ -13,6 +13,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 from mcp_ros_bridge.catalog.kinds import KindRegistry
+from mcp_ros_bridge.catalog.lint_model import Report
+from mcp_ros_bridge.catalog.lint_rules import check_limits
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.catalog.schemas import ROBOT_SCHEMA, TOOLS_SCHEMA
 from mcp_ros_bridge.catalog.yaml_lines import ConfigError, format_path, load_yaml, LoadedYaml
@@ -72,6 +74,17 @@ def _raise_first(errors: list[ConfigError]) -> None:
         if len(errors) > 1:
             first.args = (f'{first.args[0]} (and {len(errors) - 1} more problem(s))',)
         raise first
+
+
+def _refuse_wide_bounds(doc: LoadedYaml, i: int, name: str, params: frozenset[str],
+                        schema: dict[str, Any], robot: RobotConfig) -> None:
+    """Refuse published bounds wider than what the robot's limits allow (fail closed)."""
+    report = Report(doc)
+    check_limits(report, i, name, params, schema, robot)
+    if report.items:
+        finding, where = report.items[0]
+        raise doc.error(where, f'{finding.message}: the robot refuses values outside its '
+                        f'limits, so the tool must not publish them; {finding.fix}')
 
 
 def _is_number(v: Any) -> bool:
@@ -165,15 +178,13 @@ def load_robot(config_dir: str) -> tuple[RobotConfig, LoadedYaml]:
     joints = doc.data['joints']
     if len(joints['home']) != len(joints['arm']):
         raise doc.error(['joints', 'home'], 'home needs one value per arm joint')
-    limits = joints.get('position_limits')
-    if limits is not None:
-        if len(limits) != len(joints['arm']):
-            raise doc.error(['joints', 'position_limits'],
-                            'position_limits needs one [min, max] pair per arm joint')
-        for i, (lo, hi) in enumerate(limits):
-            if lo >= hi:
-                raise doc.error(['joints', 'position_limits', i],
-                                f'min {lo} is not below max {hi}')
+    limits = joints['position_limits']
+    if len(limits) != len(joints['arm']):
+        raise doc.error(['joints', 'position_limits'],
+                        'position_limits needs one [min, max] pair per arm joint')
+    for i, (lo, hi) in enumerate(limits):
+        if lo >= hi:
+            raise doc.error(['joints', 'position_limits', i], f'min {lo} is not below max {hi}')
     return RobotConfig.from_dict(doc.data), doc
 
 
@@ -212,6 +223,7 @@ def load_catalog(config_dir: str, lang: str = 'en', *, kinds: KindRegistry) -> C
                 raise doc.error(base + ('input', 'properties'),
                                 f'kind {kind.name!r} does not use {sorted(unknown)}; it accepts '
                                 f"{sorted(kind.parameters) or 'no parameters'}")
+        _refuse_wide_bounds(doc, i, raw['name'], kind.parameters, schema, robot)
         binding = resolve_refs(raw.get('binding', {}), robot_doc.data, doc, base + ('binding',))
         annotations = dict(kind.annotations) | {'title': raw['title']}
         annotations.update(raw.get('annotations', {}))

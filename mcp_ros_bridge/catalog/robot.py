@@ -89,7 +89,7 @@ class RobotConfig:
             gripper_joints=tuple(jt.get('gripper', ())),
             home=tuple(float(v) for v in jt['home']),
             arm_position_limits=tuple((float(lo), float(hi))
-                                      for lo, hi in jt.get('position_limits') or ()),
+                                      for lo, hi in jt['position_limits']),
             gripper_max_width_m=gr['max_width_m'],
             gripper_min_force_n=gr['min_force_n'],
             gripper_max_force_n=gr['max_force_n'],

@@ -38,7 +38,7 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
                     'home': {'type': 'array', 'items': _NUM, 'minItems': 1},
                     'position_limits': {'type': 'array', 'items': {
                         'type': 'array', 'items': _NUM, 'minItems': 2, 'maxItems': 2}}},
-                   ['arm', 'home']),
+                   ['arm', 'home', 'position_limits']),  # no limits: refuse to start
     'ros': _obj({
         'topics': {'type': 'object', 'additionalProperties': _obj(
             {'name': _ROS_NAME, 'qos': _QOS}, ['name']), 'properties': {'wrench': _obj(

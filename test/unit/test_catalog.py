@@ -169,9 +169,9 @@ def test_robot_reference_follows_robot_yaml(tmp_path):
 
 def test_robot_reference_scale(tmp_path):
     tools = edit(shipped_text('tools.yaml'), 'maximum: {$robot: gripper.max_width_m}',
-                 'maximum: {$robot: gripper.max_width_m, scale: 1000}')
+                 'maximum: {$robot: gripper.max_width_m, scale: 0.5}')
     catalog = load_catalog(write_config(tmp_path, tools=tools), kinds=KINDS)
-    assert catalog.get('release_object').input_schema['properties']['width_m']['maximum'] == 80
+    assert catalog.get('release_object').input_schema['properties']['width_m']['maximum'] == 0.04
 
 
 def test_lang_zh_picks_chinese():
