@@ -3,20 +3,41 @@ Strict argument validation: compiled Draft 2020-12 validators, no coercion.
 
 ``"15N"``, ``"0.2"`` and ``true`` are never numbers; unknown keys are refused
 by ``additionalProperties: false``; NaN and infinities are refused before the
-schema runs (JSON Schema bounds do not catch them).
+schema runs (JSON Schema bounds do not catch them). ``pattern`` has ECMA-262
+semantics as JSON Schema says: ``$`` is the end of the string, so ``"key\n"``
+does not match ``^[a-z]+$`` (Python's ``re.search`` would accept it).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 import math
+import re
 from typing import Any
 
-from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema import Draft202012Validator, FormatChecker, validators
 from jsonschema.exceptions import ValidationError
 
 MAX_DEPTH = 16
 MAX_STRING = 4096
+
+
+_DOLLAR = re.compile(r'(?<!\\)\$')
+
+
+@lru_cache(maxsize=256)
+def ecma_regex(pattern: str) -> re.Pattern[str]:
+    """Compile a JSON Schema pattern so that an unescaped ``$`` matches only at the end."""
+    return re.compile(_DOLLAR.sub(r'\\Z', pattern))
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
+    if validator.is_type(instance, 'string') and not ecma_regex(pattern).search(instance):
+        yield ValidationError(f'{instance!r} does not match {pattern!r}')
+
+
+StrictValidator = validators.extend(Draft202012Validator, {'pattern': _pattern})
 
 
 @dataclass(frozen=True)
@@ -78,7 +99,7 @@ class ArgumentValidator:
     def __init__(self, schema: dict[str, Any]) -> None:
         """Compile ``schema`` once (checked against the meta-schema by the catalog)."""
         self.schema = schema
-        self._validator = Draft202012Validator(schema, format_checker=FormatChecker())
+        self._validator = StrictValidator(schema, format_checker=FormatChecker())
 
     def problems(self, args: Any) -> list[Problem]:
         """Return every problem with ``args`` (empty when they are valid)."""

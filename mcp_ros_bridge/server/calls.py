@@ -33,11 +33,12 @@ from mcp_ros_bridge.safety.approval import (Denied, IssuedApprovals, plan_summar
                                             request_approval)
 from mcp_ros_bridge.safety.arbiter import BusyError, MotionArbiter, StoppedBeforeStart
 from mcp_ros_bridge.safety.envelope import EnvelopedBackend
-from mcp_ros_bridge.safety.idempotency import IdempotencyCache, KeyReuseError
+from mcp_ros_bridge.safety.idempotency import IdempotencyCache
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
 from mcp_ros_bridge.server.audit import AuditLog
+from mcp_ros_bridge.server.identity import peer, requester_key, session_scope
+from mcp_ros_bridge.server.repeats import run_once
 import mcp_types as types
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 log = logging.getLogger('mcp_ros_bridge.calls')
 GONE_REMEMBERED = 256
@@ -53,30 +54,6 @@ class CallSettings:
     idempotency_ttl_s: float = 600.0
     read_timeout_s: float = 15.0
     stop_wait_s: float = 5.0
-
-
-def session_key(ctx: Any) -> object:
-    """
-    Identify the client session a call belongs to (best effort).
-
-    2026-07-28 requests have no session: each gets a fresh connection object, so
-    they share one key (per-request keys would make the rate limit a no-op).
-    """
-    request = getattr(ctx, 'request', None)
-    headers = getattr(request, 'headers', None)
-    if headers is not None and headers.get('mcp-session-id'):
-        return headers.get('mcp-session-id')
-    if getattr(ctx, 'protocol_version', None) in MODERN_PROTOCOL_VERSIONS:
-        return 'stateless'
-    conn = getattr(ctx.session, '_connection', None)
-    return id(conn) if conn is not None else 'local'
-
-
-def requester_key(ctx: Any) -> tuple[str, str] | None:
-    """Return (HTTP session id, JSON-RPC id) of a handshake-era HTTP call, else None."""
-    headers = getattr(getattr(ctx, 'request', None), 'headers', None)
-    session = headers.get('mcp-session-id') if headers is not None else None
-    return (session, str(ctx.request_id)) if session else None
 
 
 def stopped_result(spec: ToolSpec, why: str, started: bool) -> types.CallToolResult:
@@ -165,7 +142,8 @@ class CallPipeline:
         key = args.get('idempotency_key')
         # A repeat of a known key waits for (or replays) the first call: it is not rate
         # limited, refused as BUSY or asked for approval again, since it will not move.
-        repeat = key is not None and self.idempotency.known(spec.name, key)
+        scope = session_scope(ctx)
+        repeat = key is not None and self.idempotency.known(scope, spec.name, key)
         if not repeat:
             refusal = self._refusal(ctx, spec)
             if refusal is not None:
@@ -181,20 +159,11 @@ class CallPipeline:
                 return pending
         if key is None:
             return await self._hold_and_run(ctx, spec, kind, args, epoch)
-        try:
-            result, replayed = await self.idempotency.run(
-                spec.name, key, args, lambda: self._hold_and_run(ctx, spec, kind, args, epoch))
-        except KeyReuseError as exc:
-            return error_result(f'{spec.name} refused: {exc}. Nothing moved.', 'KEY_REUSED')
-        if replayed:
-            result = result.model_copy(deep=True)
-            result.content.append(types.TextContent(
-                type='text', text=f'(Replayed the earlier result for idempotency_key {key!r}; '
-                                  'nothing moved again.)'))
-        return result
+        return await run_once(self.idempotency, scope, spec.name, key, args,
+                              lambda: self._hold_and_run(ctx, spec, kind, args, epoch))
 
     def _refusal(self, ctx: Any, spec: ToolSpec) -> types.CallToolResult | None:
-        wait = self.rate.take(session_key(ctx))
+        wait = self.rate.take(peer(ctx))
         if wait > 0:
             return error_result(
                 f'{spec.name} refused: too many motion calls; try again in {wait:.1f} s. '
@@ -210,7 +179,7 @@ class CallPipeline:
         if request is not None and request in self._gone:
             return stopped_result(spec, 'its client disconnected before it started', False)
         try:
-            with self.arbiter.hold(spec.name, session_key(ctx), request, epoch) as motion:
+            with self.arbiter.hold(spec.name, session_scope(ctx), request, epoch) as motion:
                 return await self._run(ctx, spec, kind, args)
         except BusyError as exc:
             return error_result(f'{spec.name} refused: {exc}', 'BUSY',

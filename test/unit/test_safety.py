@@ -1,14 +1,12 @@
-"""The safety layer on its own: envelope, arbiter, idempotency cache and token bucket."""
+"""The safety layer on its own: envelope, arbiter and token bucket."""
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
 import math
-import time
 from typing import Any
 
-import anyio
 from doubles import RecordingBackend
 from hypothesis import given, HealthCheck, settings, strategies as st
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, GraspGoal, JointGoal,
@@ -18,7 +16,6 @@ from mcp_ros_bridge.catalog.loader import load_robot
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.safety.arbiter import BusyError, MotionArbiter
 from mcp_ros_bridge.safety.envelope import EnvelopedBackend, LimitError
-from mcp_ros_bridge.safety.idempotency import IdempotencyCache, KeyReuseError
 from mcp_ros_bridge.safety.ratelimit import RateLimiter, TokenBucket
 from paths import CONFIG_DIR
 import pytest
@@ -298,109 +295,6 @@ async def test_arbiter_releases_on_error_and_wakes_waiters() -> None:
         await asyncio.wait_for(task, 5)
     assert await asyncio.wait_for(waiter, 5) is True
     assert arbiter.running is None
-
-
-# --- Idempotency cache --------------------------------------------------------------------
-
-
-@pytest.mark.anyio
-async def test_idempotency_replays_and_refuses_reuse() -> None:
-    """Same key and args replay; other args raise KeyReuseError; the key itself is ignored."""
-    cache = IdempotencyCache(ttl_s=600)
-    runs: list[int] = []
-
-    async def work() -> str:
-        runs.append(1)
-        return f'result {len(runs)}'
-
-    args = {'force_n': 15, 'idempotency_key': 'k'}
-    assert await cache.run('grasp', 'k', args, work) == ('result 1', False)
-    assert await cache.run('grasp', 'k', dict(args), work) == ('result 1', True)
-    assert cache.known('grasp', 'k') and not cache.known('release', 'k')
-    with pytest.raises(KeyReuseError) as info:
-        await cache.run('grasp', 'k', {'force_n': 20, 'idempotency_key': 'k'}, work)
-    assert "'k'" in str(info.value)
-    assert await cache.run('release', 'k', {}, work) == ('result 2', False)
-    assert len(runs) == 2
-
-
-@pytest.mark.anyio
-async def test_idempotency_ttl_expiry() -> None:
-    """After the TTL the key is forgotten and the work runs again (clock moved, no sleep)."""
-    cache = IdempotencyCache(ttl_s=10)
-    runs: list[int] = []
-
-    async def work() -> int:
-        runs.append(1)
-        return len(runs)
-
-    assert (await cache.run('move', 'k', {}, work)) == (1, False)
-    entry = cache._entries[('move', 'k')]
-    entry.created -= 9.0
-    assert (await cache.run('move', 'k', {}, work)) == (1, True)
-    entry.created -= 2.0
-    assert not cache.known('move', 'k')
-    assert (await cache.run('move', 'k', {}, work)) == (2, False)
-
-
-@pytest.mark.anyio
-async def test_idempotency_failed_first_call_is_not_remembered() -> None:
-    """A first call that raises is not cached: a retry runs the work again."""
-    cache = IdempotencyCache()
-    runs: list[int] = []
-
-    async def flaky() -> str:
-        runs.append(1)
-        if len(runs) == 1:
-            raise BackendError('UNAVAILABLE', 'driver down')
-        return 'ok'
-
-    with pytest.raises(BackendError):
-        await cache.run('move', 'k', {}, flaky)
-    assert not cache.known('move', 'k')
-    assert await cache.run('move', 'k', {}, flaky) == ('ok', False)
-
-
-@pytest.mark.anyio
-async def test_idempotency_concurrent_repeat_waits_for_the_first() -> None:
-    """A repeat while the first runs waits for it; the work runs once."""
-    cache = IdempotencyCache()
-    started = asyncio.Event()
-    release = asyncio.Event()
-    runs: list[int] = []
-
-    async def slow() -> str:
-        runs.append(1)
-        started.set()
-        await release.wait()
-        return 'done'
-
-    first = asyncio.create_task(cache.run('move', 'k', {'a': 1}, slow))
-    await asyncio.wait_for(started.wait(), 5)
-    assert cache.known('move', 'k')
-    second = asyncio.create_task(cache.run('move', 'k', {'a': 1}, slow))
-    await anyio.wait_all_tasks_blocked()
-    assert not second.done()
-    release.set()
-    assert await asyncio.wait_for(first, 5) == ('done', False)
-    assert await asyncio.wait_for(second, 5) == ('done', True)
-    assert runs == [1]
-
-
-@pytest.mark.anyio
-async def test_idempotency_bounded_size() -> None:
-    """At most max_entries keys are remembered; the oldest go first."""
-    cache = IdempotencyCache(max_entries=3)
-
-    async def work() -> int:
-        return 0
-
-    base = time.monotonic()
-    for i in range(5):
-        await cache.run('move', f'k{i}', {}, work)
-        cache._entries[('move', f'k{i}')].created = base + i
-    cache._evict(base + 10.0)
-    assert sorted(k for _, k in cache._entries) == ['k2', 'k3', 'k4']
 
 
 # --- Token bucket and rate limiter --------------------------------------------------------

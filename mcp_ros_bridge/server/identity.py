@@ -1,0 +1,67 @@
+"""
+Who is calling: keys for per-session state, the rate limit and the HTTP deadman.
+
+Nothing here trusts a header a client may invent. On handshake-era HTTP the
+``mcp-session-id`` is issued by the server and the SDK refuses unknown ids, so
+it names a session; 2026-07-28 has no sessions (and its header is not checked),
+so there the network peer is the client. The rate limit always keys on the
+peer: sessions are free to open, addresses are not (clients behind one NAT
+share a bucket). stdio serves one client.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+import weakref
+
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+_serials = itertools.count(1)
+_session_serials: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+
+
+def _http_request(ctx: Any) -> Any:
+    request = getattr(ctx, 'request', None)
+    return request if getattr(request, 'headers', None) is not None else None
+
+
+def _modern(ctx: Any) -> bool:
+    return getattr(ctx, 'protocol_version', None) in MODERN_PROTOCOL_VERSIONS
+
+
+def peer(ctx: Any) -> str:
+    """Return the caller's network address on HTTP, ``'local'`` on stdio or in memory."""
+    request = _http_request(ctx)
+    client = getattr(request, 'client', None)
+    return f'peer:{client.host}' if client is not None else 'local'
+
+
+def http_session(ctx: Any) -> str | None:
+    """Return the server-issued session id of a handshake-era HTTP call, else None."""
+    request = _http_request(ctx)
+    if request is None or _modern(ctx):
+        return None
+    return request.headers.get('mcp-session-id') or None
+
+
+def session_scope(ctx: Any) -> str:
+    """Return the session that idempotency keys and similar per-session state belong to."""
+    session = http_session(ctx)
+    if session is not None:
+        return f'session:{session}'
+    if _http_request(ctx) is not None or _modern(ctx):
+        return peer(ctx)
+    # The SDK makes a ServerSession per request; the connection is what lasts. It has no
+    # public accessor: this fails loudly (AttributeError) if the SDK renames it.
+    connection = ctx.session._connection
+    serial = _session_serials.get(connection)
+    if serial is None:
+        serial = _session_serials[connection] = next(_serials)
+    return f'connection:{serial}'
+
+
+def requester_key(ctx: Any) -> tuple[str, str] | None:
+    """Return (HTTP session id, JSON-RPC id) of a handshake-era HTTP call, else None."""
+    session = http_session(ctx)
+    return (session, str(ctx.request_id)) if session is not None else None

@@ -1,0 +1,52 @@
+"""Idempotency keys in the call pipeline: run once, replay, or say why not."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from mcp_ros_bridge.contract.results import error_result
+from mcp_ros_bridge.safety.idempotency import (FirstCallAbandoned, IdempotencyCache,
+                                               KeyReuseError, KeysExhausted)
+import mcp_types as types
+
+
+def replayable(result: types.CallToolResult) -> tuple[bool, str]:
+    """Only a successful result answers a repeat; otherwise name how it ended."""
+    structured = result.structured_content or {}
+    ended = structured.get('status') or (structured.get('error') or {}).get('code') or 'ERROR'
+    return not result.is_error, str(ended)
+
+
+def _noted(result: types.CallToolResult, note: str) -> types.CallToolResult:
+    result = result.model_copy(deep=True)
+    result.content.append(types.TextContent(type='text', text=note))
+    return result
+
+
+async def run_once(cache: IdempotencyCache, scope: str, tool: str, key: str,
+                   args: dict[str, Any],
+                   work: Callable[[], Awaitable[types.CallToolResult]]
+                   ) -> types.CallToolResult:
+    """Run ``work`` under ``key`` in ``scope``; turn the cache's answers into results."""
+    try:
+        answer = await cache.run(scope, tool, key, args, work, replayable)
+    except KeyReuseError as exc:
+        return error_result(f'{tool} refused: {exc}. Nothing moved.', 'KEY_REUSED')
+    except KeysExhausted as exc:
+        return error_result(f'{tool} refused: {exc}. Nothing moved.', 'KEYS_EXHAUSTED')
+    except FirstCallAbandoned as exc:
+        return error_result(f'{tool} not repeated: {exc}; this repeat did not move. Call '
+                            'again with the same key to run it.', 'FIRST_CALL_CANCELLED')
+    if answer.replayed and answer.earlier:
+        return _noted(answer.result, f'(This repeat waited for the first call with '
+                                     f'idempotency_key {key!r}, which ended {answer.earlier}; '
+                                     'nothing moved again. Call again with the same key to '
+                                     'retry.)')
+    if answer.replayed:
+        return _noted(answer.result, f'(Replayed the earlier result for idempotency_key '
+                                     f'{key!r}; nothing moved again.)')
+    if answer.earlier:
+        return _noted(answer.result, f'(An earlier call with idempotency_key {key!r} ended '
+                                     f'{answer.earlier} and is not replayed; this call ran.)')
+    return answer.result
