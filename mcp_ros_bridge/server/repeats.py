@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from mcp_ros_bridge.contract.results import error_result
+from mcp_ros_bridge.contract.results import error_block, error_result
 from mcp_ros_bridge.safety.idempotency import (FirstCallAbandoned, IdempotencyCache,
                                                KeyReuseError, KeysExhausted)
 import mcp_types as types
@@ -13,8 +13,8 @@ import mcp_types as types
 
 def replayable(result: types.CallToolResult) -> tuple[bool, str]:
     """Only a successful result answers a repeat; otherwise name how it ended."""
-    structured = result.structured_content or {}
-    ended = structured.get('status') or (structured.get('error') or {}).get('code') or 'ERROR'
+    ended = (result.structured_content or {}).get('status') or \
+        error_block(result).get('code') or 'ERROR'
     return not result.is_error, str(ended)
 
 

@@ -13,6 +13,7 @@ import anyio
 from bridge_kit import error_code, make_bridge, MODES, POSE_ARGS, text_of
 import httpx2
 from mcp import Client
+from mcp_ros_bridge.contract.results import ERROR_META_KEY
 import mcp_types as types
 import pytest
 from raw_http import RawSession
@@ -46,7 +47,7 @@ async def test_keys_belong_to_one_http_session_and_compare_numbers_by_value() ->
     assert not again.get('isError') and 'Replayed' in _text(again), _text(again)
     assert not other.get('isError') and 'Replayed' not in _text(other), _text(other)
     assert newline.get('isError') and 'idempotency_key' in _text(newline), _text(newline)
-    assert newline['structuredContent']['error']['code'] == 'INVALID_ARGUMENTS'
+    assert newline['_meta'][ERROR_META_KEY]['code'] == 'INVALID_ARGUMENTS'
 
 
 @pytest.mark.parametrize('mode', MODES)

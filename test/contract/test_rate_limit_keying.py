@@ -11,7 +11,7 @@ import secrets
 from types import SimpleNamespace
 
 import anyio
-from bridge_kit import HOME
+from bridge_kit import error_code, HOME
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
@@ -40,8 +40,7 @@ async def test_random_session_headers_do_not_buy_a_fresh_bucket() -> None:
                                   mode='2026-07-28') as client:
                 async def move() -> None:
                     r = await client.call_tool('move_arm_joints', {'positions': HOME})
-                    codes.append(((r.structured_content or {}).get('error') or {}).get(
-                        'code', 'OK'))
+                    codes.append(error_code(r) or 'OK')
 
                 async with anyio.create_task_group() as tg:
                     for _ in range(BURST):
