@@ -42,6 +42,9 @@ def _parser() -> argparse.ArgumentParser:
                    help='for tools needing approval when the client cannot ask the user')
     s.add_argument('--allow-origin', action='append', default=[], dest='allowed_origins',
                    help='extra allowed HTTP Origin (repeatable)')
+    s.add_argument('--allowed-host', action='append', default=[], dest='allowed_hosts',
+                   help='a Host name clients use to reach the server (repeatable); with '
+                        '--host 0.0.0.0 and a token, any Host is accepted unless one is given')
     s.add_argument('--no-watch', dest='watch', action='store_false',
                    help='do not reload the config when it changes')
     t = sub.add_parser('tools', help='print the generated tool list as MCP sends it')

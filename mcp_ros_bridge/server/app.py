@@ -42,6 +42,7 @@ class ServeOptions:
     approval_policy: str = 'deny'
     watch: bool = True
     allowed_origins: list[str] = field(default_factory=list)
+    allowed_hosts: list[str] = field(default_factory=list)
 
 
 def read_token(options: ServeOptions) -> str | None:
@@ -72,7 +73,8 @@ async def build(options: ServeOptions, backend: RobotBackend | None = None
 async def _serve_http(bridge: BridgeServer, options: ServeOptions) -> None:
     import uvicorn
     app = build_app(bridge.server, options.host, options.port, read_token(options),
-                    options.allowed_origins, bridge.pipeline.requester_gone)
+                    options.allowed_origins, bridge.pipeline.requester_gone,
+                    options.allowed_hosts)
     family = socket.AF_INET6 if ':' in options.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -1,5 +1,5 @@
 """
-Streamable HTTP: loopback by default, Host/Origin checks, bearer token, body limit.
+Streamable HTTP: loopback by default, Host/Origin checks (host_guard), bearer token, body limit.
 
 A non-loopback bind refuses to start without a token. With a token every
 request needs ``Authorization: Bearer <token>`` (compared in constant time);
@@ -16,6 +16,7 @@ from typing import Any
 
 from mcp.server.lowlevel import Server
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp_ros_bridge.server.host_guard import host_policy, HostOriginGuard
 from mcp_ros_bridge.server.requester_watch import OnGone, RequesterWatch
 
 MAX_BODY_BYTES = 1_000_000
@@ -60,19 +61,6 @@ class BearerAuth:
         await send({'type': 'http.response.body', 'body': body})
 
 
-def security_settings(host: str, port: int, allowed_origins: list[str] | None = None
-                      ) -> TransportSecuritySettings:
-    """Host/Origin validation: loopback names always, plus the bind host."""
-    hosts = ['127.0.0.1:*', 'localhost:*', '[::1]:*']
-    origins = ['http://127.0.0.1:*', 'http://localhost:*', 'http://[::1]:*']
-    if not is_loopback(host) and host not in ('0.0.0.0', '::'):
-        hosts.append(f'{host}:*')
-        origins.append(f'http://{host}:*')
-    return TransportSecuritySettings(enable_dns_rebinding_protection=True,
-                                     allowed_hosts=hosts,
-                                     allowed_origins=origins + list(allowed_origins or []))
-
-
 def check_bind(host: str, token: str | None) -> None:
     """Raise ValueError when ``host`` is not loopback and there is no token."""
     if not is_loopback(host) and not token:
@@ -82,12 +70,15 @@ def check_bind(host: str, token: str | None) -> None:
 
 def build_app(server: Server, host: str, port: int, token: str | None,
               allowed_origins: list[str] | None = None,
-              on_requester_gone: OnGone | None = None) -> Any:
+              on_requester_gone: OnGone | None = None,
+              allowed_hosts: list[str] | None = None) -> Any:
     """Return the ASGI app serving MCP at ``/mcp``."""
     check_bind(host, token)
     app = server.streamable_http_app(
         streamable_http_path='/mcp', host=host, max_request_body_size=MAX_BODY_BYTES,
-        transport_security=security_settings(host, port, allowed_origins))
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False))
     if on_requester_gone is not None:
         app = RequesterWatch(app, on_requester_gone, MAX_BODY_BYTES)
+    app = HostOriginGuard(app, host_policy(host, token, allowed_hosts or [],
+                                           allowed_origins or []))
     return BearerAuth(app, token) if token else app

@@ -14,15 +14,10 @@ from collections.abc import Callable
 import json
 from typing import Any
 
+from mcp_ros_bridge.server.host_guard import asgi_header
+
 OnGone = Callable[[str, 'str | None'], None]
 SESSION_HEADER = b'mcp-session-id'
-
-
-def _header(scope: dict[str, Any], name: bytes) -> str | None:
-    for key, value in scope.get('headers', []):
-        if key == name:
-            return value.decode('latin-1')
-    return None
 
 
 def call_id(body: bytes) -> str | None:
@@ -48,7 +43,7 @@ class RequesterWatch:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """Pass the request through, watching for a client that leaves early."""
-        session = _header(scope, SESSION_HEADER) if scope['type'] == 'http' else None
+        session = asgi_header(scope, SESSION_HEADER) if scope['type'] == 'http' else None
         if session is None:
             await self.app(scope, receive, send)
             return

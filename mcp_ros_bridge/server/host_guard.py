@@ -1,0 +1,95 @@
+"""
+Host and Origin checks for Streamable HTTP (DNS-rebinding protection).
+
+Allowed Host names: the loopback names, a specific bind address, and every
+``--allowed-host``; any port. A wildcard bind (``0.0.0.0`` / ``::``) with a
+bearer token and no ``--allowed-host`` accepts any Host: the token, which a
+rebinding page cannot know, is the protection there, and remote clients reach
+the robot by addresses the server cannot list. Origins (sent by browsers) must
+be ``http(s)://`` one of the allowed names, or an ``--allow-origin``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import ipaddress
+from typing import Any
+
+LOOPBACK_NAMES = ('127.0.0.1', 'localhost', '[::1]')
+WILDCARDS = ('0.0.0.0', '::')
+
+
+def asgi_header(scope: dict[str, Any], name: bytes) -> str | None:
+    """Return the first value of header ``name`` (lower case) of an ASGI scope."""
+    for key, value in scope.get('headers', []):
+        if key == name:
+            return value.decode('latin-1')
+    return None
+
+
+def host_name(value: str) -> str:
+    """Return the name part of a ``Host`` value or address (no port; IPv6 in brackets)."""
+    value = value.strip().lower()
+    if value.startswith('['):
+        return value[:value.find(']') + 1]
+    try:
+        return f'[{ipaddress.IPv6Address(value)}]'
+    except ValueError:
+        return value.rsplit(':', 1)[0] if ':' in value else value
+
+
+def origin_key(origin: str) -> str:
+    """Return ``scheme://name`` of an origin (any port)."""
+    scheme, _, rest = origin.strip().lower().partition('://')
+    return f'{scheme}://{host_name(rest.rstrip("/").removesuffix(":*"))}'
+
+
+@dataclass(frozen=True)
+class HostPolicy:
+    """Allowed Host names (None: any) and allowed origins (``scheme://name``)."""
+
+    hosts: frozenset[str] | None
+    origins: frozenset[str]
+
+
+def host_policy(bind_host: str, token: str | None, allowed_hosts: list[str],
+                allowed_origins: list[str]) -> HostPolicy:
+    """Derive the policy from the bind address, the token and the configured lists."""
+    names = set(LOOPBACK_NAMES) | {host_name(h) for h in allowed_hosts}
+    if bind_host not in WILDCARDS:
+        names.add(host_name(bind_host))
+    any_host = bind_host in WILDCARDS and bool(token) and not allowed_hosts
+    origins = {f'{scheme}://{n}' for n in names for scheme in ('http', 'https')}
+    origins |= {origin_key(o) for o in allowed_origins}
+    return HostPolicy(None if any_host else frozenset(names), frozenset(origins))
+
+
+async def _refuse(send: Any, status: int, text: str) -> None:
+    body = text.encode()
+    await send({'type': 'http.response.start', 'status': status, 'headers': [
+        (b'content-type', b'text/plain; charset=utf-8'),
+        (b'content-length', str(len(body)).encode())]})
+    await send({'type': 'http.response.body', 'body': body})
+
+
+class HostOriginGuard:
+    """Pure ASGI middleware: 421 for a Host, 403 for an Origin the policy does not allow."""
+
+    def __init__(self, app: Any, policy: HostPolicy) -> None:
+        """Wrap ``app`` with ``policy``."""
+        self.app = app
+        self.policy = policy
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Check Host and Origin of HTTP requests."""
+        if scope['type'] == 'http':
+            host = asgi_header(scope, b'host')
+            origin = asgi_header(scope, b'origin')
+            if self.policy.hosts is not None and (
+                    not host or host_name(host) not in self.policy.hosts):
+                await _refuse(send, 421, 'Invalid Host header')
+                return
+            if origin and origin_key(origin) not in self.policy.origins:
+                await _refuse(send, 403, 'Invalid Origin header')
+                return
+        await self.app(scope, receive, send)
