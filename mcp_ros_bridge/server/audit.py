@@ -1,39 +1,59 @@
-"""The audit log: one JSON line per tool call, with secrets redacted."""
+"""
+The audit log: one JSON line per tool call, secrets redacted, size capped, rotated.
+
+Redaction is by pattern: an argument whose name contains token, secret, key,
+auth, passw or credential (``idempotency_key`` excepted: it is not a secret) is
+replaced by ``***``, and ``Bearer …`` inside any string value is masked. Long
+strings, long lists, unknown tool names and whole lines are capped. When the
+file passes ``max_bytes`` it is rotated to ``FILE.1`` … ``FILE.<backups>``.
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import re
 import threading
 import time
 from typing import Any, TextIO
 
-DEFAULT_SECRET_FIELDS = frozenset({'token', 'password', 'secret', 'api_key', 'authorization',
-                                   'bearer', 'credentials'})
+SECRET_NAME = re.compile(r'token|secret|key|auth|passw|credential', re.IGNORECASE)
+NOT_SECRET = frozenset({'idempotency_key'})
+BEARER = re.compile(r'(?i)\b(bearer)\s+[^\s"\',;]+')
+MAX_STRING = 200
+MAX_ITEMS = 50
+MAX_TOOL_NAME = 64
+MAX_LINE = 4096
 
 
-def redact(value: Any, secret_fields: frozenset[str], max_len: int = 200) -> Any:
-    """Return ``value`` with secret fields replaced and long strings shortened."""
+def redact(value: Any) -> Any:
+    """Return ``value`` with secret-named fields and bearer strings masked, long data cut."""
     if isinstance(value, dict):
-        return {k: ('***' if str(k).lower() in secret_fields else
-                    redact(v, secret_fields, max_len)) for k, v in value.items()}
+        return {str(k)[:MAX_STRING]: ('***' if SECRET_NAME.search(str(k)) and
+                                      str(k) not in NOT_SECRET else redact(v))
+                for k, v in list(value.items())[:MAX_ITEMS]}
     if isinstance(value, list):
-        return [redact(v, secret_fields, max_len) for v in value[:50]]
-    if isinstance(value, str) and len(value) > max_len:
-        return value[:max_len] + f'...(+{len(value) - max_len} chars)'
+        return [redact(v) for v in value[:MAX_ITEMS]]
+    if isinstance(value, str):
+        value = BEARER.sub(r'\1 ***', value)
+        if len(value) > MAX_STRING:
+            return value[:MAX_STRING] + f'...(+{len(value) - MAX_STRING} chars)'
     return value
 
 
 class AuditLog:
     """Appends JSON lines to a file; a no-op without a path."""
 
-    def __init__(self, path: str | None,
-                 secret_fields: frozenset[str] = DEFAULT_SECRET_FIELDS) -> None:
-        """Open ``path`` for appending (line buffered)."""
-        self.secret_fields = secret_fields
+    def __init__(self, path: str | None, max_bytes: int = 10_000_000,
+                 backups: int = 3) -> None:
+        """Open ``path`` for appending (line buffered); rotate past ``max_bytes``."""
+        self.path, self.max_bytes, self.backups = path, max_bytes, backups
         self._lock = threading.Lock()
         # Held open for the server's lifetime; closed by close().
-        self._file: TextIO | None = (
-            open(path, 'a', encoding='utf-8', buffering=1) if path else None)  # noqa: SIM115
+        self._file: TextIO | None = self._open() if path else None
+
+    def _open(self) -> TextIO:
+        return open(self.path, 'a', encoding='utf-8', buffering=1)
 
     def record(self, tool: str, args: Any, outcome: str, duration_s: float,
                **extra: Any) -> None:
@@ -42,11 +62,26 @@ class AuditLog:
             return
         entry = {'time': time.strftime('%Y-%m-%dT%H:%M:%S', time.gmtime()) +
                  f'.{int(time.time() * 1000) % 1000:03d}Z',
-                 'tool': tool, 'args': redact(args, self.secret_fields),
+                 'tool': redact(str(tool)[:MAX_TOOL_NAME]), 'args': redact(args),
                  'duration_ms': round(duration_s * 1000.0, 2), 'outcome': outcome}
         entry.update(extra)
+        line = json.dumps(entry, default=str)
+        if len(line) > MAX_LINE:
+            entry['args'] = f'(omitted: {len(line)} bytes over the {MAX_LINE}-byte line cap)'
+            line = json.dumps(entry, default=str)[:MAX_LINE]
         with self._lock:
-            self._file.write(json.dumps(entry, default=str) + '\n')
+            self._file.write(line + '\n')
+            if self._file.tell() >= self.max_bytes:
+                self._rotate()
+
+    def _rotate(self) -> None:
+        assert self._file is not None and self.path is not None
+        self._file.close()
+        for n in range(self.backups - 1, 0, -1):
+            if os.path.exists(f'{self.path}.{n}'):
+                os.replace(f'{self.path}.{n}', f'{self.path}.{n + 1}')
+        os.replace(self.path, f'{self.path}.1')
+        self._file = self._open()
 
     def close(self) -> None:
         """Close the file."""
