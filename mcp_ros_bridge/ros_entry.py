@@ -79,11 +79,9 @@ def read_parameters(ros_args: list[str]) -> dict[str, Any]:
 
 
 def load_robot_config(config_dir: str) -> Any:
-    """Return the RobotConfig of ``config_dir``/robot.yaml."""
-    import yaml
-    from mcp_ros_bridge.catalog.robot import RobotConfig
-    with open(os.path.join(config_dir, 'robot.yaml'), encoding='utf-8') as f:
-        return RobotConfig.from_dict(yaml.safe_load(f))
+    """Return the validated RobotConfig of ``config_dir``/robot.yaml (refused without limits)."""
+    from mcp_ros_bridge.catalog.loader import load_robot
+    return load_robot(config_dir)[0]
 
 
 async def run(values: dict[str, Any], ros_args: list[str]) -> None:

@@ -17,7 +17,8 @@ from mcp_ros_bridge.catalog.lint_model import Report
 from mcp_ros_bridge.catalog.lint_rules import check_limits
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.catalog.schemas import ROBOT_SCHEMA, TOOLS_SCHEMA
-from mcp_ros_bridge.catalog.yaml_lines import ConfigError, format_path, load_yaml, LoadedYaml
+from mcp_ros_bridge.catalog.yaml_lines import (ConfigError, format_path, load_yaml, LoadedYaml,
+                                               MAX_CHARS)
 
 ROBOT_FILE = 'robot.yaml'
 TOOLS_FILE = 'tools.yaml'
@@ -157,7 +158,7 @@ def read_config_file(config_dir: str, name: str) -> LoadedYaml:
     path = os.path.join(config_dir, name)
     try:
         with open(path, encoding='utf-8') as f:
-            text = f.read()
+            text = f.read(MAX_CHARS + 1)  # load_yaml refuses what is longer
     except OSError as exc:
         raise ConfigError(path, None, (), f'cannot read: {exc.strerror}') from None
     return load_yaml(text, path)

@@ -44,7 +44,9 @@ class CatalogWatcher:
         """Reload once; return True when a changed catalog was installed."""
         self._stamp = _stamp(self.config_dir)
         try:
-            catalog = load_catalog(self.config_dir, self.lang, kinds=KINDS)
+            # parsing and validation run in a worker thread: calls go on meanwhile
+            catalog = await asyncio.to_thread(load_catalog, self.config_dir, self.lang,
+                                              kinds=KINDS)
         except ConfigError as exc:
             self.last_error = str(exc)
             log.error('config reload failed, keeping the last good catalog: %s', exc)
