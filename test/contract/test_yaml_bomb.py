@@ -55,7 +55,7 @@ async def test_oversized_file_is_refused() -> None:
 
 
 def test_the_c_parser_is_used_where_pyyaml_has_it() -> None:
-    """libyaml parses (about 10x faster); the pure-Python parser is the fallback."""
+    """The libyaml parser is used (about 10x faster); the pure-Python one is the fallback."""
     expected = yaml.CSafeLoader if getattr(yaml, '__with_libyaml__', False) else yaml.SafeLoader
     assert yaml_lines._LOADER is expected
 
