@@ -41,6 +41,7 @@ BatteryState = pytest.importorskip('sensor_msgs.msg').BatteryState
 MODES = ('legacy', '2026-07-28')
 MAX_AGE_S = 0.3
 FAULT_TIMEOUT_S = 1.0
+SLACK_S = 10.0  # upper bounds catch hangs, not a loaded machine; below the 15 s read timeout
 FORCE = (1.0, 2.0, 3.0)
 AXES = ('Fx', 'Fy', 'Fz', 'Mx', 'My', 'Mz')
 PUBLISHED = dict(zip(AXES, FORCE + (0.0, 0.0, 0.0)))
@@ -286,7 +287,7 @@ async def test_stopped_publisher_makes_the_tools_stale_with_topic_and_age(rig, m
                 assert err['details']['age_s'] > MAX_AGE_S
                 text = text_of(result)
                 assert topic in text and 's old (max 0.300 s)' in text
-                assert took < 1.0
+                assert took < SLACK_S, 'a stale read answers at once, it does not wait'
 
 
 @pytest.mark.parametrize('mode', MODES)
@@ -354,7 +355,7 @@ async def fibonacci_ok(rig: Rig, client: Client, order: int) -> list[tuple[float
     assert data['status'] == 'SUCCEEDED'
     assert data['result'] == {'sequence': expected[:order + 1]}
     assert data['feedback_count'] == order
-    assert took < 5.0
+    assert took < SLACK_S
     return reports
 
 
@@ -403,9 +404,10 @@ async def test_action_faults_are_clear_errors_on_time_and_the_next_call_works(ri
                 result, took = await call(client, tool, {'order': 2})
                 assert error_of(result)['code'] == code, (tool, text_of(result))
                 assert says in text_of(result), (tool, text_of(result))
-                assert took <= FAULT_TIMEOUT_S * 1.1, (tool, took)
+                # Never early; the upper bound only catches a hang, not a slow machine.
+                assert took < FAULT_TIMEOUT_S + SLACK_S, (tool, took)
                 if whole:
-                    assert took >= FAULT_TIMEOUT_S * 0.9, (tool, took)
+                    assert took >= FAULT_TIMEOUT_S, (tool, took)
                 await fibonacci_ok(rig, client, 1)
     assert rig.actions.cancelled.is_set(), 'the stalled goal was not cancelled at its timeout'
 
@@ -448,7 +450,7 @@ async def test_motion_and_gripper_without_their_interfaces_are_clear_errors(rig,
                 assert err['code'] in ('UNSUPPORTED', 'UNAVAILABLE'), (tool, text_of(result))
                 assert f'install the {package} package' in text_of(result), (
                     tool, text_of(result))
-                assert took < 2.0, (tool, took)
+                assert took < SLACK_S, (tool, took)
             joints, _ = await call(client, 'get_joint_states')
             assert not joints.is_error, text_of(joints)
             assert rig.backend._parts['runner'].active_count == 0
