@@ -34,7 +34,7 @@ def publish_joint_states(config: Any, hz: float, ready: Any, stop: Any) -> None:
     import ros_support
     from sensor_msgs.msg import JointState
     peer = ros_support.Peer('bench_joint_publisher')
-    topic = config.ros['topics']['joint_states']['name']
+    topic = config.ros.topics['joint_states'].name
     pub = peer.node.create_publisher(JointState, topic, qos_profile_sensor_data)
     msg = JointState(name=list(config.arm_joints) + list(config.gripper_joints),
                      position=list(config.home) + [0.02, 0.02])

@@ -167,7 +167,7 @@ def floor(seconds):
     drain = SensorDrain(runtime.context, 'bench_floor_sensors')
     buffer = WrenchBuffer('/w', maxlen=100_000)
     taken = []
-    drain.subscribe(WrenchStamped, config.ros['topics']['wrench']['name'],
+    drain.subscribe(WrenchStamped, config.ros.topics['wrench'].name,
                     qos_from_name(None, sensor_depth=5000), taken.append)
     ready.wait(20.0)
     deadline = time.monotonic() + 20.0

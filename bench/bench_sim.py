@@ -62,10 +62,8 @@ def raw_rate(model: mujoco.MjModel, qpos: np.ndarray, ctrl: np.ndarray,
 
 def load_config() -> object:
     """Return the shipped robot config."""
-    from mcp_ros_bridge.catalog.robot import RobotConfig
-    import yaml
-    with open(os.path.join(REPO, 'config', 'robot.yaml'), encoding='utf-8') as f:
-        return RobotConfig.from_dict(yaml.safe_load(f))
+    from mcp_ros_bridge.catalog.loader import load_robot
+    return load_robot(os.path.join(REPO, 'config'))[0]
 
 
 async def main(cfg: object, seconds: float) -> None:

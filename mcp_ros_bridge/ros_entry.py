@@ -117,10 +117,14 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format='[%(levelname)s] [%(name)s]: %(message)s')
     from rclpy.executors import ExternalShutdownException
+    from mcp_ros_bridge.catalog.yaml_lines import ConfigError
     ros_args = split_ros_args(argv)
     try:
         values = read_parameters(ros_args)
         asyncio.run(run(values, ros_args))
+    except ConfigError as exc:
+        logging.getLogger(NODE_NAME).error('config error: %s', exc)
+        return 2
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     return 0

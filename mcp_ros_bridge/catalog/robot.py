@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp_ros_bridge.catalog.ros_settings import RosSettings
+
 
 @dataclass(frozen=True)
 class Workspace:
@@ -63,7 +65,7 @@ class RobotConfig:
     gripper_min_force_n: float
     gripper_max_force_n: float
     limits: Limits
-    ros: Mapping[str, Any]
+    ros: RosSettings
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> RobotConfig:
@@ -94,7 +96,7 @@ class RobotConfig:
             gripper_min_force_n=gr['min_force_n'],
             gripper_max_force_n=gr['max_force_n'],
             limits=limits,
-            ros=d.get('ros', {}),
+            ros=RosSettings.from_dict(d.get('ros', {})),
         )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args, Literal
 
 _NUM: dict[str, Any] = {'type': 'number'}
 _POS: dict[str, Any] = {'type': 'number', 'exclusiveMinimum': 0}
@@ -22,9 +22,49 @@ def _obj(props: dict[str, Any], required: list[str] | None = None) -> dict[str, 
     }
 
 
-_QOS = {'enum': ['sensor_data', 'reliable', 'transient_local']}
+# The choices of the ``ros:`` settings, as types (catalog/ros_settings.py) and schema enums.
+Qos = Literal['sensor_data', 'reliable', 'transient_local']
+GripperInterface = Literal['gripper_command', 'parallel_gripper_command']
+Distro = Literal['auto', 'humble', 'jazzy']
+Executor = Literal['single', 'multi', 'events']
+SensorIngest = Literal['batched', 'raw', 'objects']
+ForceGuard = Literal['required', 'off']
+
+
+def _choice(options: Any, default: str) -> dict[str, Any]:
+    return {'enum': list(get_args(options)), 'default': default}
+
+
+_QOS = _choice(Qos, 'sensor_data')
 # ros.topics.wrench.type: a WrenchStamped (default) or a bare Wrench, stamped on receipt.
 WRENCH_TYPES = ('geometry_msgs/msg/WrenchStamped', 'geometry_msgs/msg/Wrench')
+
+# The ``ros:`` section; ``default`` is the one place each setting's default lives
+# (catalog/ros_settings.py fills them in; maps merge per key with their defaults).
+ROS_SCHEMA: dict[str, Any] = _obj({
+    'topics': {'type': 'object', 'additionalProperties': _obj(
+        {'name': _ROS_NAME, 'qos': _QOS}, ['name']), 'properties': {'wrench': _obj(
+            {'name': _ROS_NAME, 'qos': _QOS,
+             'type': {'enum': list(WRENCH_TYPES), 'default': WRENCH_TYPES[0]}},
+            ['name'])},
+        'default': {'joint_states': {'name': '/joint_states'},
+                    'wrench': {'name': '/ft_sensor/wrench'}}},
+    'actions': {'type': 'object', 'additionalProperties': _ROS_NAME,
+                'default': {'move_group': '/move_action',
+                            'execute_trajectory': '/execute_trajectory',
+                            'gripper': '/panda_hand_controller/gripper_cmd'}},
+    'services': {'type': 'object', 'additionalProperties': _ROS_NAME,
+                 'default': {'cartesian_path': '/compute_cartesian_path', 'fk': '/compute_fk'}},
+    'gripper_interface': _choice(GripperInterface, 'gripper_command'),
+    'distro': _choice(Distro, 'auto'),
+    'executor': _choice(Executor, 'single'),
+    'sensor_ingest': _choice(SensorIngest, 'batched'),
+    'sensor_drain_period_ms': {'type': 'number', 'exclusiveMinimum': 0, 'maximum': 20,
+                               'default': 4},
+    'sensor_qos_depth': {'type': 'integer', 'minimum': 1, 'maximum': 1000, 'default': 200},
+    'force_guard': _choice(ForceGuard, 'required'),
+    'gripper_position_scale': _POS,
+}, [])
 
 ROBOT_SCHEMA: dict[str, Any] = _obj({
     'format': {'const': 1},
@@ -39,23 +79,7 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
                     'position_limits': {'type': 'array', 'items': {
                         'type': 'array', 'items': _NUM, 'minItems': 2, 'maxItems': 2}}},
                    ['arm', 'home', 'position_limits']),  # no limits: refuse to start
-    'ros': _obj({
-        'topics': {'type': 'object', 'additionalProperties': _obj(
-            {'name': _ROS_NAME, 'qos': _QOS}, ['name']), 'properties': {'wrench': _obj(
-                {'name': _ROS_NAME, 'qos': _QOS, 'type': {'enum': list(WRENCH_TYPES)}},
-                ['name'])}},
-        'actions': {'type': 'object', 'additionalProperties': _ROS_NAME},
-        'services': {'type': 'object', 'additionalProperties': _ROS_NAME},
-        'gripper_interface': {'enum': ['gripper_command', 'parallel_gripper_command']},
-        'ee_pose_source': {'enum': ['fk', 'tf']},
-        'distro': {'enum': ['auto', 'humble', 'jazzy']},
-        'executor': {'enum': ['single', 'multi', 'events']},
-        'sensor_ingest': {'enum': ['batched', 'raw', 'objects']},
-        'sensor_drain_period_ms': {'type': 'number', 'exclusiveMinimum': 0, 'maximum': 20},
-        'sensor_qos_depth': {'type': 'integer', 'minimum': 1, 'maximum': 1000},
-        'force_guard': {'enum': ['required', 'off']},
-        'gripper_position_scale': _POS,
-    }, []),
+    'ros': ROS_SCHEMA,
     'gripper': _obj({'max_width_m': _POS, 'min_force_n': _POS, 'max_force_n': _POS}),
     'limits': _obj({
         'workspace': _obj({'frame': _NAME, 'min': _VEC3, 'max': _VEC3}),

@@ -121,10 +121,10 @@ class SensorPublisher:
         node = peer.node
         self.force, self.numbered = force, numbered
         self.offset_ns = int(stamp_offset_s * 1e9)
-        topics = config.ros['topics']
-        self.wrench_pub = node.create_publisher(WrenchStamped, topics['wrench']['name'],
+        topics = config.ros.topics
+        self.wrench_pub = node.create_publisher(WrenchStamped, topics['wrench'].name,
                                                 qos_profile_sensor_data)
-        self.joint_pub = node.create_publisher(JointState, topics['joint_states']['name'],
+        self.joint_pub = node.create_publisher(JointState, topics['joint_states'].name,
                                                qos_profile_sensor_data)
         self.wrench_msg, self.joint_msg = WrenchStamped(), JointState()
         self.wrench_msg.header.frame_id = config.ft_frame

@@ -8,6 +8,7 @@ through the robot.yaml schema.
 """
 
 import asyncio
+from dataclasses import replace
 import random
 import threading
 
@@ -78,8 +79,10 @@ class BareWrenchPublisher:
 async def test_bare_wrench_topic_is_read_stamped_on_receipt_and_goes_stale(ingest):
     peer = ros_support.Peer('ft_driver')
     config = ros_support.robot_config(max_age_s=0.3, sensor_ingest=ingest)
-    config.ros['topics']['wrench']['type'] = BARE
-    topic = config.ros['topics']['wrench']['name']
+    wrench = replace(config.ros.topics['wrench'], message_type=BARE)
+    config = replace(config, ros=replace(config.ros, topics={**config.ros.topics,
+                                                             'wrench': wrench}))
+    topic = wrench.name
     pub = BareWrenchPublisher(peer, topic, (1.5, -2.0, 9.0))
     backend = RosBackend(config, node_name='bridge_bare_wrench')
     await backend.start()

@@ -74,7 +74,7 @@ async def test_every_message_of_a_window_arrives_in_order(peer):
 async def test_a_malformed_message_is_skipped_and_the_stream_goes_on(peer):
     from rclpy.qos import qos_profile_sensor_data
     config = ros_support.robot_config(max_age_s=5.0)
-    topic = config.ros['topics']['wrench']['name']
+    topic = config.ros.topics['wrench'].name
     publisher = peer.node.create_publisher(WrenchStamped, topic, qos_profile_sensor_data)
     backend = await _started(config)
     try:

@@ -124,7 +124,7 @@ async def test_force_above_limit_aborts_the_motion(rig):
 
 async def test_grasp_reports_object_held_when_the_gripper_stalls(rig):
     backend, _, _, peer = rig
-    name = backend.config.ros['actions']['gripper']
+    name = backend.config.ros.actions['gripper']
 
     def execute(handle):
         handle.succeed()

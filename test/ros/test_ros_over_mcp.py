@@ -271,15 +271,15 @@ async def test_fresh_wrench_and_joint_states_through_mcp(rig, mode):
 async def test_stopped_publisher_makes_the_tools_stale_with_topic_and_age(rig, mode):
     pub = ros_support.SensorPublisher(rig.peer, rig.config, force=FORCE)
     assert await rig.backend.wait_for_sensors(5.0) == []
-    topics = rig.config.ros['topics']
+    topics = rig.config.ros.topics
     with anyio.fail_after(20):
         async with Client(rig.bridge.server, mode=mode) as client:
             fresh, _ = await call(client, 'read_ft_sensor', {'filter': 'raw'})
             assert not fresh.is_error, text_of(fresh)
             pub.stop()
             await ros_timer_elapsed(rig.peer, MAX_AGE_S + 0.05)
-            for tool, topic in (('read_ft_sensor', topics['wrench']['name']),
-                                ('get_joint_states', topics['joint_states']['name'])):
+            for tool, topic in (('read_ft_sensor', topics['wrench'].name),
+                                ('get_joint_states', topics['joint_states'].name)):
                 result, took = await call(client, tool)
                 err = error_of(result)
                 assert err['code'] == 'SENSOR_STALE'

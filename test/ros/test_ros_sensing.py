@@ -72,7 +72,7 @@ async def test_stale_after_publisher_stops_names_topic_and_age(peer):
         with pytest.raises(BackendError) as err:
             await backend.wrench_samples(10)
         assert err.value.code == 'SENSOR_STALE'
-        assert config.ros['topics']['wrench']['name'] in err.value.message
+        assert config.ros.topics['wrench'].name in err.value.message
         assert err.value.details['age_s'] > config.limits.sensor_max_age_s
         with pytest.raises(BackendError, match='SENSOR_STALE.*joint_states'):
             await backend.joint_states()
@@ -98,9 +98,9 @@ async def test_silent_topic_is_an_error_naming_the_topic():
     config = ros_support.robot_config()
     backend = await _started(config)
     try:
-        topics = config.ros['topics']
+        topics = config.ros.topics
         silent = await backend.wait_for_sensors(0.2)
-        assert silent == [topics['joint_states']['name'], topics['wrench']['name']]
+        assert silent == [topics['joint_states'].name, topics['wrench'].name]
         with pytest.raises(BackendError, match='no message received on /t.*/wrench'):
             await backend.wrench_samples(1)
         with pytest.raises(BackendError, match='SENSOR_STALE'):

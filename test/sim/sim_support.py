@@ -5,8 +5,8 @@ import dataclasses
 import os
 
 from mcp_ros_bridge.backends.port import MotionLimits, Pose
+from mcp_ros_bridge.catalog.loader import load_robot
 from mcp_ros_bridge.catalog.robot import RobotConfig, Workspace
-import yaml
 
 CONFIG = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), 'config', 'robot.yaml')
@@ -15,8 +15,7 @@ DOWN = (0.0, 1.0, 0.0, 0.0)  # gripper pointing down, fingers along the base y a
 
 def load_config(workspace_min_z: float | None = None) -> RobotConfig:
     """Return the shipped robot config, optionally with a lower workspace floor."""
-    with open(CONFIG, encoding='utf-8') as f:
-        cfg = RobotConfig.from_dict(yaml.safe_load(f))
+    cfg = load_robot(os.path.dirname(CONFIG))[0]
     if workspace_min_z is None:
         return cfg
     ws = cfg.limits.workspace

@@ -4,7 +4,7 @@ import os
 import re
 
 from mcp_ros_bridge.capabilities import KINDS
-from mcp_ros_bridge.catalog.loader import ConfigError, load_catalog
+from mcp_ros_bridge.catalog.loader import ConfigError, load_catalog, load_robot
 import pytest
 import yaml
 
@@ -200,3 +200,26 @@ def test_content_hash_changes_only_with_content(tmp_path):
     changed.mkdir()
     tools = edit(shipped_text('tools.yaml'), 'does not cut power', 'does not cut the power')
     assert load_catalog(write_config(changed, tools=tools), kinds=KINDS).content_hash != shipped
+
+
+def test_ros_defaults_in_the_schema_agree_with_the_shipped_robot_yaml(tmp_path):
+    shipped = load_robot(SHIPPED)[0].ros
+    text = shipped_text('robot.yaml')
+    start = text.index('\nros:\n')
+    end = text.index('\ngripper:\n')
+    without_ros = write_config(tmp_path, robot=text[:start] + text[end:])
+    assert load_robot(without_ros)[0].ros == shipped
+    assert shipped.actions['gripper'] == '/panda_hand_controller/gripper_cmd'
+
+
+def test_ros_maps_merge_with_their_defaults_per_key(tmp_path):
+    robot = edit(shipped_text('robot.yaml'), '    move_group: /move_action\n', '')
+    ros = load_robot(write_config(tmp_path, robot=robot))[0].ros
+    assert ros.actions['move_group'] == '/move_action'
+
+
+def test_an_unimplemented_ee_pose_source_is_refused_at_load(tmp_path):
+    robot = edit(shipped_text('robot.yaml'), '  distro: auto',
+                 '  ee_pose_source: tf\n  distro: auto')
+    err = load_error(write_config(tmp_path, robot=robot))
+    assert err.file.endswith('robot.yaml') and 'ee_pose_source' in str(err)

@@ -16,10 +16,9 @@ import re
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionLimits,
                                           Pose, PoseGoal)
 from mcp_ros_bridge.backends.ros import cartesian, goals, gripper_goals
-from mcp_ros_bridge.catalog.robot import RobotConfig
+from mcp_ros_bridge.catalog.loader import load_robot
 from paths import CONFIG_DIR, SHARED_INTERFACES
 import pytest
-import yaml
 
 pytestmark = pytest.mark.unit
 rosbags_typesys = pytest.importorskip('rosbags.typesys', reason='rosbags is not installed')
@@ -117,8 +116,7 @@ def check_value(store, desc, value, path):
 @pytest.fixture(scope='module')
 def config():
     """Return the shipped robot config."""
-    with open(os.path.join(CONFIG_DIR, 'robot.yaml'), encoding='utf-8') as f:
-        return RobotConfig.from_dict(yaml.safe_load(f))
+    return load_robot(CONFIG_DIR)[0]
 
 
 def limits(speed=None, vel=0.2, acc=0.2):
@@ -191,7 +189,7 @@ def test_cartesian_requests_and_execute_goals_conform(config, distro):
 @pytest.mark.parametrize('distro', DISTROS)
 @pytest.mark.parametrize('interface', gripper_goals.INTERFACES)
 def test_gripper_goals_conform(config, distro, interface):
-    cfg = replace(config, ros={**config.ros, 'gripper_interface': interface})
+    cfg = replace(config, ros=replace(config.ros, gripper_interface=interface))
     action = gripper_goals.action_type(cfg).split('/')[-1]
     for width, force in ((0.0, 20.0), (0.08, 5.0)):
         data = gripper_goals.build_gripper_goal(cfg, width, force, speed_mps=0.05)

@@ -19,9 +19,7 @@ from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGo
                                           MotionLimits, MotionResult, MotionStatus, Pose, PoseGoal,
                                           ProgressFn, ReleaseGoal, WrenchSamples)
 from mcp_ros_bridge.catalog.robot import RobotConfig
-from mcp_ros_bridge.catalog.schemas import WRENCH_TYPES
-
-BARE_WRENCH = WRENCH_TYPES[1]
+from mcp_ros_bridge.catalog.ros_settings import Topic
 
 
 class RosBackend:
@@ -59,16 +57,14 @@ class RosBackend:
         from mcp_ros_bridge.backends.ros.moveit import MoveItInterface
         from mcp_ros_bridge.backends.ros.runtime import RosRuntime
         from mcp_ros_bridge.backends.ros.sensors import JointStateCache, WrenchBuffer
-        runtime = RosRuntime(*self._node_args, executor=self.config.ros.get('executor', 'single'))
+        runtime = RosRuntime(*self._node_args, executor=self.config.ros.executor)
         node = await asyncio.to_thread(runtime.start)
         self._runtime = runtime
-        topics = self.config.ros.get('topics', {})
-        joints = topics.get('joint_states', {'name': '/joint_states'})
-        wrench = topics.get('wrench', {'name': '/ft_sensor/wrench'})
-        self._parts['joints'] = JointStateCache(joints['name'])
-        bare = wrench.get('type') == BARE_WRENCH  # no header: stamped on receipt
+        joints, wrench = self.config.ros.topics['joint_states'], self.config.ros.topics['wrench']
+        self._parts['joints'] = JointStateCache(joints.name)
+        bare = wrench.bare_wrench  # no header: stamped on receipt
         self._parts['wrench'] = WrenchBuffer(
-            wrench['name'], frame_id=self.config.ft_frame if bare else '',
+            wrench.name, frame_id=self.config.ft_frame if bare else '',
             receipt_clock=(lambda: node.get_clock().now().nanoseconds * 1e-9) if bare else None)
         self._subscribe_sensors(runtime, joints, wrench)
         runner = GoalRunner(runtime)
@@ -78,8 +74,7 @@ class RosBackend:
         self._parts['gripper'] = GripperInterface(self.config, runner)
         self._parts['bindings'] = DeclaredBindings(runtime, runner)
 
-    def _subscribe_sensors(self, runtime: Any, joints: Mapping[str, Any],
-                           wrench: Mapping[str, Any]) -> None:
+    def _subscribe_sensors(self, runtime: Any, joints: Topic, wrench: Topic) -> None:
         """
         Subscribe the sensor caches as ``ros.sensor_ingest`` says.
 
@@ -90,19 +85,18 @@ class RosBackend:
         from geometry_msgs.msg import Wrench, WrenchStamped
         from sensor_msgs.msg import JointState
         from mcp_ros_bridge.backends.ros.runtime import qos_from_name
-        ingest = self.config.ros.get('sensor_ingest', 'batched')
-        depth = self.config.ros.get('sensor_qos_depth', 200)
-        wrench_type = Wrench if wrench.get('type') == BARE_WRENCH else WrenchStamped
+        ingest, depth = self.config.ros.sensor_ingest, self.config.ros.sensor_qos_depth
+        wrench_type = Wrench if wrench.bare_wrench else WrenchStamped
         routes = ((JointState, joints, self._parts['joints']),
                   (wrench_type, wrench, self._parts['wrench']))
         if ingest == 'batched':
             from mcp_ros_bridge.backends.ros.batched import SensorDrain
             name, namespace, _ = self._node_args
-            period = self.config.ros.get('sensor_drain_period_ms', 4) / 1000.0
+            period = self.config.ros.sensor_drain_period_ms / 1000.0
             drain = SensorDrain(runtime.context, f'{name}_sensors', namespace, period)
             for msg_type, topic, cache in routes:
-                drain.subscribe(msg_type, topic['name'],
-                                qos_from_name(topic.get('qos'), sensor_depth=depth),
+                drain.subscribe(msg_type, topic.name,
+                                qos_from_name(topic.qos, sensor_depth=depth),
                                 cache.on_raw)
             drain.start()
             self._parts['drain'] = drain
@@ -110,8 +104,8 @@ class RosBackend:
         raw = ingest == 'raw'
         for msg_type, topic, cache in routes:
             runtime.sensor_node.create_subscription(
-                msg_type, topic['name'], cache.on_raw if raw else cache.on_message,
-                qos_from_name(topic.get('qos'), sensor_depth=depth), raw=raw)
+                msg_type, topic.name, cache.on_raw if raw else cache.on_message,
+                qos_from_name(topic.qos, sensor_depth=depth), raw=raw)
 
     def _fresh(self, name: str) -> Any:
         """Return a sensor cache, first taking what has arrived when ingestion is batched."""
@@ -144,7 +138,7 @@ class RosBackend:
     def _guard(self, limits: MotionLimits) -> Any:
         from mcp_ros_bridge.backends.ros.guard import ForceGuard
         max_age = self.config.limits.sensor_max_age_s
-        if self.config.ros.get('force_guard', 'required') == 'off':
+        if self.config.ros.force_guard == 'off':
             return ForceGuard(None, limits.contact_force_limit_n, max_age)
         self._fresh('wrench').read(1, self._runtime.now_s(), max_age)  # refuse when stale
         return ForceGuard(self._part('wrench'), limits.contact_force_limit_n, max_age)
@@ -161,10 +155,6 @@ class RosBackend:
 
     async def end_effector_pose(self, frame: str, link: str = '') -> Pose:
         """Return the pose of ``link`` in ``frame`` via MoveIt's compute_fk."""
-        source = self.config.ros.get('ee_pose_source', 'fk')
-        if source != 'fk':
-            raise BackendError('UNSUPPORTED', f'ee_pose_source {source!r} is not supported by '
-                               'this bridge version', advice='set ros.ee_pose_source: fk')
         joints = await self.joint_states()
         return await self._part('moveit').fk(frame, link, list(joints.names),
                                              list(joints.positions))

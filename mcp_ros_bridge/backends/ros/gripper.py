@@ -26,7 +26,7 @@ class GripperInterface:
                        timeout_s: float, progress: ProgressFn | None
                        ) -> tuple[ActionOutcome, dict[str, Any]]:
         action = import_interface(gripper_goals.action_type(self.config), 'action')
-        name = self.config.ros.get('actions', {}).get('gripper', '/gripper_cmd')
+        name = self.config.ros.actions['gripper']
         data = gripper_goals.build_gripper_goal(self.config, width_m, effort_n, speed_mps)
         if progress is not None:
             await progress(0.1, f'gripper moving to {width_m * 1000:.0f} mm')

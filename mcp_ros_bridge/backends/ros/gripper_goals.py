@@ -10,20 +10,18 @@ position (0.5 for a two-finger gripper whose joint is one finger's travel).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from mcp_ros_bridge.catalog.robot import RobotConfig
+from mcp_ros_bridge.catalog.schemas import GripperInterface
 
-INTERFACES = ('gripper_command', 'parallel_gripper_command')
+INTERFACES: tuple[GripperInterface, ...] = get_args(GripperInterface)
 CLOSED_EPS_M = 0.002
 
 
-def interface(config: RobotConfig) -> str:
+def interface(config: RobotConfig) -> GripperInterface:
     """Return the configured gripper interface name."""
-    name = config.ros.get('gripper_interface', 'gripper_command')
-    if name not in INTERFACES:
-        raise ValueError(f'gripper_interface {name!r} is not one of {INTERFACES}')
-    return name
+    return config.ros.gripper_interface
 
 
 def action_type(config: RobotConfig) -> str:
@@ -35,8 +33,10 @@ def action_type(config: RobotConfig) -> str:
 
 def position_scale(config: RobotConfig) -> float:
     """Return joint position per metre of total finger gap."""
-    default = 0.5 if len(config.gripper_joints) == 2 else 1.0
-    return float(config.ros.get('gripper_position_scale', default))
+    scale = config.ros.gripper_position_scale
+    if scale is None:  # one joint per finger moves half the gap
+        return 0.5 if len(config.gripper_joints) == 2 else 1.0
+    return scale
 
 
 def build_gripper_goal(config: RobotConfig, width_m: float, max_effort_n: float,

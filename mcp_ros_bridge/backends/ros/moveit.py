@@ -44,18 +44,15 @@ class MoveItInterface:
     def distro(self) -> str:
         """Return the configured distro, or detect it from the installed moveit_msgs."""
         if self._distro is None:
-            wanted = self.config.ros.get('distro', 'auto')
+            wanted = self.config.ros.distro
             if wanted == 'auto':
                 wanted = detect_distro(import_interface('moveit_msgs/msg/MotionPlanRequest'))
             self._distro = goals.check_distro(wanted)
         return self._distro
 
-    def _name(self, kind: str, key: str, default: str) -> str:
-        return self.config.ros.get(kind, {}).get(key, default)
-
-    def _service(self, key: str, type_name: str, default: str) -> tuple[Any, Any, str]:
+    def _service(self, key: str, type_name: str) -> tuple[Any, Any, str]:
         cls = import_interface(type_name, 'srv')
-        name = self._name('services', key, default)
+        name = self.config.ros.services[key]
         if key not in self._services:
             self._services[key] = self._node.create_client(
                 cls, name, callback_group=self._group)
@@ -66,7 +63,7 @@ class MoveItInterface:
         """Plan and execute a pose or joint goal through MoveGroup."""
         data = goals.build_move_group_goal(self.config, goal, self.distro())
         action = import_interface('moveit_msgs/action/MoveGroup', 'action')
-        name = self._name('actions', 'move_group', '/move_action')
+        name = self.config.ros.actions['move_group']
         result = await self._execute(action, name, data, goal.limits, progress,
                                      planned=False)
         if isinstance(goal, PoseGoal) and result.final_pose is not None:
@@ -81,8 +78,7 @@ class MoveItInterface:
         """Compute a Cartesian path, refuse it below ``min_fraction``, then execute it."""
         distro = self.distro()
         request = cartesian.build_cartesian_path_request(self.config, goal, distro)
-        cls, client, name = self._service('cartesian_path', 'moveit_msgs/srv/GetCartesianPath',
-                                          '/compute_cartesian_path')
+        cls, client, name = self._service('cartesian_path', 'moveit_msgs/srv/GetCartesianPath')
         if progress is not None:
             await progress(0.05, 'computing the Cartesian path')
         response = await call_service(client, build_message(cls.Request, request), name=name,
@@ -106,7 +102,7 @@ class MoveItInterface:
                 goal.limits.max_cartesian_speed_mps)
             trajectory = cartesian.retime_trajectory(plain, factor)
         action = import_interface('moveit_msgs/action/ExecuteTrajectory', 'action')
-        name = self._name('actions', 'execute_trajectory', '/execute_trajectory')
+        name = self.config.ros.actions['execute_trajectory']
         result = await self._execute(action, name,
                                      cartesian.build_execute_goal(trajectory, distro),
                                      goal.limits, progress, planned=True)
@@ -172,7 +168,7 @@ class MoveItInterface:
                  positions: list[float]) -> Pose:
         """Return the pose of ``link`` in ``frame`` for the given joint positions."""
         request = goals.build_fk_request(self.config, frame, link, names, positions)
-        cls, client, name = self._service('fk', 'moveit_msgs/srv/GetPositionFK', '/compute_fk')
+        cls, client, name = self._service('fk', 'moveit_msgs/srv/GetPositionFK')
         response = await call_service(client, build_message(cls.Request, request), name=name,
                                       timeout_s=2.0)
         if response.error_code.val != SUCCESS or not response.pose_stamped:
