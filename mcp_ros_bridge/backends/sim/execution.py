@@ -11,10 +11,15 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import anyio
+
 from mcp_ros_bridge.backends.port import BackendError, ProgressFn
 
 from .motion import ArmRun
 from .world import Task, World
+
+
+HALT_WAIT_S = 5.0
 
 
 class Clock(Task):
@@ -55,6 +60,7 @@ class Runner:
             fut = asyncio.wrap_future(self.world.submit(task))
         except RuntimeError as exc:
             raise BackendError('REJECTED', str(exc)) from exc
+        getter: asyncio.Future | None = None
         try:
             while True:
                 getter = asyncio.ensure_future(queue.get())
@@ -72,8 +78,14 @@ class Runner:
                     raise BackendError('UNAVAILABLE', str(exc)) from exc
         except asyncio.CancelledError:
             task.halt('cancelled by the client')
-            await asyncio.wait({fut})
+            # anyio re-delivers its cancellation at every await: shield the (bounded) wait
+            # so the caller unwinds only once the arm holds still.
+            with anyio.move_on_after(HALT_WAIT_S, shield=True):
+                await asyncio.wait({fut})
             raise
+        finally:
+            if getter is not None:
+                getter.cancel()
 
     async def advance(self, seconds: float) -> None:
         """Let ``seconds`` of simulation time pass (fast in fast mode)."""
