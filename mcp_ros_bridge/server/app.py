@@ -9,6 +9,7 @@ import logging
 import os
 import socket
 
+import anyio
 from mcp.server.stdio import stdio_server
 from mcp_ros_bridge.backends.factory import make_backend
 from mcp_ros_bridge.backends.port import RobotBackend
@@ -111,10 +112,31 @@ async def serve(options: ServeOptions, backend: RobotBackend | None = None) -> N
             # stdio EOF: the client is gone; the exit stack stops the robot (deadman).
 
 
+_DISCONNECTS = (BrokenPipeError, ConnectionResetError, anyio.BrokenResourceError,
+                anyio.ClosedResourceError)
+
+
+def disconnect_cause(exc: BaseException) -> BaseException | None:
+    """Return the first leaf when ``exc`` (or every leaf of its group) is a lost client."""
+    if isinstance(exc, _DISCONNECTS):
+        return exc
+    leaves = [disconnect_cause(e) for e in getattr(exc, 'exceptions', None) or [None]
+              if e is not None]
+    return leaves[0] if leaves and all(leaves) else None
+
+
 def run(options: ServeOptions, backend: RobotBackend | None = None) -> int:
     """Blocking wrapper for console scripts; returns an exit status."""
     try:
         asyncio.run(serve(options, backend))
     except KeyboardInterrupt:
         return 0
+    except Exception as exc:
+        cause = disconnect_cause(exc)
+        if cause is None:
+            raise
+        # The client vanished (e.g. killed host on stdio): one line, not a traceback. The
+        # exit stack has stopped the robot already.
+        log.warning('client disconnected abruptly (%s: %s); server stopped',
+                    type(cause).__name__, cause)
     return 0

@@ -16,6 +16,7 @@ from typing import Any
 
 from mcp.server.lowlevel import Server
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp_ros_bridge.server.event_store import BoundedEventStore, RETRY_MS
 from mcp_ros_bridge.server.host_guard import host_policy, HostOriginGuard
 from mcp_ros_bridge.server.requester_watch import OnGone, RequesterWatch
 
@@ -76,7 +77,8 @@ def build_app(server: Server, host: str, port: int, token: str | None,
     check_bind(host, token)
     app = server.streamable_http_app(
         streamable_http_path='/mcp', host=host, max_request_body_size=MAX_BODY_BYTES,
-        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False))
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        event_store=BoundedEventStore(), retry_interval=RETRY_MS)
     if on_requester_gone is not None:
         app = RequesterWatch(app, on_requester_gone, MAX_BODY_BYTES)
     app = HostOriginGuard(app, host_policy(host, token, allowed_hosts or [],

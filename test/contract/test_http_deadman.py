@@ -39,8 +39,8 @@ async def _move(http: httpx2.AsyncClient, session: RawSession, moving: anyio.Eve
     body = session.call_body('move_arm_joints', SLOW_MOVE, progress='p')
     async with http.stream('POST', session.url, headers=session.headers, json=body) as r:
         async for line in r.aiter_lines():
-            if not line.startswith('data:'):
-                continue
+            if not line.startswith('data:') or not line[5:].strip():
+                continue  # not data, or the empty priming event of a resumable stream
             message = json.loads(line[5:])
             assert message.get('id') != body['id'] or moving.is_set(), \
                 f'the move ended before it was under way: {message}'
