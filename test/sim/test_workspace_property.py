@@ -39,7 +39,7 @@ class Probe:
 
 @pytest.fixture(scope='module')
 def enveloped():
-    """A fast simulation behind the safety envelope, shared by the examples."""
+    """Yield a fast simulation behind the safety envelope, shared by the examples."""
     from mcp_ros_bridge.backends.sim import SimBackend
     backend = SimBackend(CONFIG, speed=0.0)
     asyncio.run(backend.start())
