@@ -52,7 +52,7 @@ class Rig:
         return {'positions': self.target, 'velocity_scaling': 0.1}
 
     async def speed(self) -> float:
-        """Return the fastest arm joint speed (rad/s)."""
+        """Return how fast the fastest arm joint turns (rad/s)."""
         js = await self.backend.joint_states()
         return max(abs(v) for v in js.velocities[:7])
 
@@ -78,7 +78,7 @@ async def http_abort(rig: Rig, url: str, delete: bool) -> float:
     import httpx2
     from raw_http import RawSession
     async with httpx2.AsyncClient(timeout=60) as h, httpx2.AsyncClient(timeout=60) as m:
-        session = await RawSession(h, url, {}).open()
+        session = await RawSession(h, url, {}).start()
         body = session.call_body('move_arm_joints', rig.slow_move(), progress='p')
         async with m.stream('POST', url, headers=session.headers, json=body) as r:
             async for line in r.aiter_lines():
@@ -109,7 +109,7 @@ async def sdk_cancel(rig: Rig, transport: Any, mode: str) -> float:
 
 
 async def stream_eof(rig: Rig) -> float:
-    """A 2025-11-25 session whose client vanishes: EOF on its read stream (stdio's case)."""
+    """Vanish from a 2025-11-25 session: EOF on its read stream (what stdio sees)."""
     from mcp.shared.memory import create_client_server_memory_streams
     from mcp.shared.message import SessionMessage
     from mcp_types.jsonrpc import JSONRPCNotification, JSONRPCRequest

@@ -4,8 +4,8 @@ Strict argument validation: compiled Draft 2020-12 validators, no coercion.
 ``"15N"``, ``"0.2"`` and ``true`` are never numbers; unknown keys are refused
 by ``additionalProperties: false``; NaN and infinities are refused before the
 schema runs (JSON Schema bounds do not catch them). ``pattern`` has ECMA-262
-semantics as JSON Schema says: ``$`` is the end of the string, so ``"key\n"``
-does not match ``^[a-z]+$`` (Python's ``re.search`` would accept it).
+semantics as JSON Schema says: ``$`` is the end of the string, so a value
+with a trailing newline does not match ``^[a-z]+$`` (``re.search`` would).
 """
 
 from __future__ import annotations

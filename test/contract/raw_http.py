@@ -31,7 +31,7 @@ class RawSession:
         self.headers: dict[str, str] = {**JSON_HEADERS, **extra}
         self.ids = itertools.count(1)
 
-    async def open(self) -> RawSession:
+    async def start(self) -> RawSession:
         """Initialize the session and send ``notifications/initialized``."""
         r = await self.http.post(self.url, headers=self.headers, json={
             'jsonrpc': '2.0', 'id': next(self.ids), 'method': 'initialize',

@@ -67,10 +67,10 @@ async def test_vanished_requester_stops_the_arm(vanish: str) -> None:
         with anyio.fail_after(120):
             async with httpx2.AsyncClient(timeout=TIMEOUT) as h, \
                     httpx2.AsyncClient(timeout=TIMEOUT) as mover:
-                observer = await RawSession(h, url, {}).open()
+                observer = await RawSession(h, url, {}).start()
                 start = await _rest(observer)
                 session = observer if vanish == 'abort_request' else \
-                    await RawSession(h, url, {}).open()
+                    await RawSession(h, url, {}).start()
                 moving = anyio.Event()
                 async with anyio.create_task_group() as tg:
                     tg.start_soon(_move, mover, session, moving, vanish == 'abort_request')

@@ -32,12 +32,12 @@ def _text(result: dict[str, Any]) -> str:
 
 
 async def test_keys_belong_to_one_http_session_and_compare_numbers_by_value() -> None:
-    """Session A replays its key (180 == 180.0); session B's same key runs; 'k\\n' is invalid."""
+    """Session A replays its key (180 == 180.0); B's same key runs; a trailing newline fails."""
     async with http_server(None) as (url, _):
         with anyio.fail_after(90):
             async with httpx2.AsyncClient(timeout=httpx2.Timeout(30, read=60)) as h:
-                a = await RawSession(h, url, {}).open()
-                b = await RawSession(h, url, {}).open()
+                a = await RawSession(h, url, {}).start()
+                b = await RawSession(h, url, {}).start()
                 first = await a.call('move_arm_to_pose', dict(TARGET, idempotency_key='k'))
                 again = await a.call('move_arm_to_pose', dict(SAME_TARGET, idempotency_key='k'))
                 other = await b.call('move_arm_to_pose', dict(TARGET, idempotency_key='k'))

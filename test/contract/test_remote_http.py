@@ -37,7 +37,7 @@ async def test_wildcard_bind_with_token_answers_a_remote_address() -> None:
                 r = await h.post(remote, json=INIT, headers={
                     **JSON_HEADERS, **AUTH, 'Origin': 'http://evil.example'})
                 assert r.status_code == 403
-                session = await RawSession(h, remote, AUTH).open()
+                session = await RawSession(h, remote, AUTH).start()
                 read = await session.call('get_joint_states', {})
                 assert not read.get('isError')
             for mode in MODES:
