@@ -49,6 +49,8 @@ class Kind:
     motion: bool = False
     preempts: bool = False
     returns: str = ''
+    # accepted but not read by the kind (the server reads it), so a call may leave it out
+    optional: frozenset[str] = frozenset({'idempotency_key'})
 
 
 READ_ONLY = {'readOnlyHint': True, 'destructiveHint': False, 'idempotentHint': True,

@@ -23,11 +23,11 @@ def _grip_dict(r: GripResult) -> dict[str, Any]:
 
 async def run_grasp(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Close until contact and regulate the grip force."""
-    strategy = args.get('strategy', 'standard')
+    strategy = args['strategy']
     speeds = ctx.binding.get('strategies', {})
-    goal = GraspGoal(force_n=float(args.get('force_n', 15.0)),
+    goal = GraspGoal(force_n=float(args['force_n']),
                      speed_mps=float(speeds.get(strategy, 0.05)),
-                     timeout_s=float(args.get('timeout_s', 10.0)))
+                     timeout_s=float(args['timeout_s']))
     r = await ctx.backend.grasp(goal, ctx.progress)
     s = _grip_dict(r) | {'requested_force_n': goal.force_n}
     if r.succeeded and r.object_held:
@@ -46,7 +46,7 @@ async def run_grasp(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
 async def run_release(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Open the gripper."""
-    goal = ReleaseGoal(width_m=float(args.get('width_m', ctx.robot.gripper_max_width_m)))
+    goal = ReleaseGoal(width_m=float(args['width_m']))
     r = await ctx.backend.release(goal, ctx.progress)
     s = _grip_dict(r)
     if r.succeeded:

@@ -15,7 +15,7 @@ IMAGE_OUTPUT = output_schema({'camera': STR, 'width_px': {'type': 'integer'},
 
 async def run_capture_image(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Capture one PNG image at a token-friendly size."""
-    width = int(args.get('width_px', 480))
+    width = int(args['width_px'])
     height = width * 3 // 4
     camera = str(ctx.binding.get('camera', 'scene'))
     img = await ctx.backend.capture_image(camera, width, height)

@@ -30,9 +30,9 @@ STOP_OUTPUT = output_schema({'stopped_motion': BOOL, 'status': STR, 'message': S
 
 
 def motion_limits(ctx: CallContext, args: dict[str, Any]) -> MotionLimits:
-    """Build the per-motion limits from the arguments and the robot's defaults."""
+    """Build the per-motion limits from the arguments and the robot's limits."""
     lim = ctx.robot.limits
-    vel = float(args.get('velocity_scaling', lim.default_velocity_scaling))
+    vel = float(args['velocity_scaling'])
     return MotionLimits(
         velocity_scaling=vel,
         acceleration_scaling=vel,
@@ -85,8 +85,8 @@ def motion_outcome(verb: str, result: MotionResult, limits: MotionLimits) -> Out
 async def run_move_to_pose(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Move the end effector to a pose given in metres and degrees."""
     p = args['position']
-    o = args.get('orientation', {})
-    q = rpy_deg_to_quat(o.get('roll', 180.0), o.get('pitch', 0.0), o.get('yaw', 0.0))
+    o = args['orientation']
+    q = rpy_deg_to_quat(o['roll'], o['pitch'], o['yaw'])
     frame = ctx.binding.get('frame', ctx.robot.base_frame)
     limits = motion_limits(ctx, args)
     goal = PoseGoal(target=Pose((p['x'], p['y'], p['z']), q, frame), limits=limits,
@@ -113,7 +113,7 @@ async def run_cartesian_path(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     limits = motion_limits(ctx, args)
     goal = CartesianGoal(waypoints=waypoints, limits=limits, link=ctx.robot.end_effector,
                          max_step_m=float(ctx.binding.get('max_step_m', 0.005)),
-                         min_fraction=float(args.get('min_fraction', 1.0)))
+                         min_fraction=float(args['min_fraction']))
     result = await ctx.backend.follow_cartesian_path(goal, ctx.progress)
     return motion_outcome('Straight-line path', result, limits)
 

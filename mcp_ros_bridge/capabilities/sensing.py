@@ -33,9 +33,9 @@ OBJECT_OUTPUT = output_schema({'object': STR, 'pose': POSE}, ['object', 'pose'])
 
 async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Read and filter the newest wrench samples."""
-    kind = args.get('filter', 'kalman')
-    axes = list(args.get('axes', AXES))
-    window = 1 if kind == 'raw' else int(args.get('window', 100))
+    kind = args['filter']
+    axes = list(args['axes'])
+    window = 1 if kind == 'raw' else int(args['window'])
     w = await ctx.backend.wrench_samples(window)
     arr = np.asarray(w.samples, dtype=float)
     est = apply_filter(kind, arr)
@@ -59,7 +59,7 @@ async def run_read_joints(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Read joint positions, velocities and efforts."""
     js = await ctx.backend.joint_states()
     keep = set(ctx.robot.arm_joints)
-    if args.get('include_gripper', True):
+    if args['include_gripper']:
         keep |= set(ctx.robot.gripper_joints)
     joints = []
     for i, name in enumerate(js.names):

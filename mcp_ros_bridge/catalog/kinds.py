@@ -25,5 +25,34 @@ class KindShape(Protocol):
     def output_schema(self) -> dict[str, Any]:
         """Return the schema of the kind's ``structuredContent``."""
 
+    @property
+    def optional(self) -> frozenset[str]:
+        """Return the parameters a call may leave out (the kind does not read them)."""
+
 
 KindRegistry = Mapping[str, KindShape]
+
+
+def unfilled(schema: Mapping[str, Any], kind: KindShape) -> list[tuple[str, ...]]:
+    """
+    Return the paths of what ``kind`` reads that a valid call may leave absent.
+
+    Defaults live only in the schema: each parameter the kind reads (and each
+    field of an object parameter) must be required or have a ``default``, which
+    the contract layer fills in before the kind runs.
+    """
+    if '*' in kind.parameters:
+        return []
+    out: list[tuple[str, ...]] = []
+
+    def walk(node: Mapping[str, Any], names: list[str], path: tuple[str, ...]) -> None:
+        props, required = node.get('properties', {}), set(node.get('required', ()))
+        for name in names:
+            sub = props.get(name)
+            if not isinstance(sub, Mapping) or (name not in required and 'default' not in sub):
+                out.append(path + (name,))
+            elif isinstance(sub.get('properties'), Mapping):
+                walk(sub, sorted(sub['properties']), path + (name,))
+
+    walk(schema, sorted(kind.parameters - kind.optional), ())
+    return out

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from mcp_ros_bridge.catalog.kinds import KindRegistry
+from mcp_ros_bridge.catalog.kinds import KindRegistry, unfilled
 from mcp_ros_bridge.catalog.lint_model import Report
 from mcp_ros_bridge.catalog.lint_rules import check_limits
 from mcp_ros_bridge.catalog.robot import RobotConfig
@@ -224,6 +224,10 @@ def load_catalog(config_dir: str, lang: str = 'en', *, kinds: KindRegistry) -> C
                 raise doc.error(base + ('input', 'properties'),
                                 f'kind {kind.name!r} does not use {sorted(unknown)}; it accepts '
                                 f"{sorted(kind.parameters) or 'no parameters'}")
+        for path in unfilled(schema, kind):
+            raise doc.error(base + ('input', 'properties', *path),
+                            f"kind {kind.name!r} reads {'.'.join(path)}, which a call may leave "
+                            'out; give it a default (defaults live only here) or require it')
         _refuse_wide_bounds(doc, i, raw['name'], kind.parameters, schema, robot)
         binding = resolve_refs(raw.get('binding', {}), robot_doc.data, doc, base + ('binding',))
         annotations = dict(kind.annotations) | {'title': raw['title']}

@@ -223,3 +223,19 @@ def test_an_unimplemented_ee_pose_source_is_refused_at_load(tmp_path):
                  '  ee_pose_source: tf\n  distro: auto')
     err = load_error(write_config(tmp_path, robot=robot))
     assert err.file.endswith('robot.yaml') and 'ee_pose_source' in str(err)
+
+
+def test_a_read_parameter_without_default_or_required_is_refused(tmp_path):
+    tools = edit(shipped_text('tools.yaml'), '          maximum: 1000\n          default: 100\n',
+                 '          maximum: 1000\n')
+    err = load_error(write_config(tmp_path, tools=tools))
+    index = tool_index('read_ft_sensor')
+    assert err.path == ('tools', index, 'input', 'properties', 'window')
+    assert "kind 'read_wrench' reads window" in err.problem and 'default' in err.problem
+
+
+def test_a_nested_field_without_default_is_refused(tmp_path):
+    roll = '              maximum: 180\n              default: 180\n'
+    tools = edit(shipped_text('tools.yaml'), roll, '              maximum: 180\n')
+    err = load_error(write_config(tmp_path, tools=tools))
+    assert err.path[-2:] == ('orientation', 'roll')
