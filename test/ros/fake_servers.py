@@ -25,6 +25,7 @@ class FibonacciServers:
         self.progressed = threading.Event()   # set by the test's progress callback
         self.executing = threading.Event()    # a hold goal is executing
         self.cancelled = threading.Event()    # a hold goal saw its cancel request
+        self.cancel_accepted = threading.Event()  # the hold server accepted a cancel
         self.release = threading.Event()      # lets a silent server answer at last
         self.servers = [
             ActionServer(node, Fibonacci, f'{prefix}/ok', self._ok, callback_group=group),
@@ -32,7 +33,7 @@ class FibonacciServers:
                          goal_callback=lambda goal: GoalResponse.REJECT),
             ActionServer(node, Fibonacci, f'{prefix}/abort', self._abort, callback_group=group),
             ActionServer(node, Fibonacci, f'{prefix}/hold', self._hold, callback_group=group,
-                         cancel_callback=lambda handle: CancelResponse.ACCEPT),
+                         cancel_callback=self._accept_cancel),
             ActionServer(node, Fibonacci, f'{prefix}/silent', self._hold, callback_group=group,
                          goal_callback=self._never_answer,
                          cancel_callback=lambda handle: CancelResponse.ACCEPT),
@@ -48,6 +49,10 @@ class FibonacciServers:
             self.progressed.wait(WAIT_S)
         handle.succeed()
         return Fibonacci.Result(sequence=sequence[:handle.request.order + 1])
+
+    def _accept_cancel(self, handle):
+        self.cancel_accepted.set()
+        return CancelResponse.ACCEPT
 
     def _abort(self, handle):
         handle.abort()

@@ -11,6 +11,7 @@ The servers are raw test_msgs Fibonacci action servers on a peer node
 import asyncio
 import os
 
+import anyio
 from mcp_ros_bridge.backends.port import BackendError
 from mcp_ros_bridge.backends.ros import RosBackend
 import pytest
@@ -89,6 +90,26 @@ async def test_timeout_cancels_the_goal_and_is_on_time(setup):
     assert out['status'] == 'TIMED_OUT'
     # Never early; the upper bound only catches a hang (as rclpy's own timing tests do).
     assert 0.6 <= took < 0.6 + 10.0
+    assert await wait_thread_event(servers.cancelled)
+
+
+async def test_anyio_cancelled_call_unwinds_only_after_the_cancel_was_answered(setup):
+    """The SDK cancels with anyio scopes: the cancel answer is awaited before unwinding."""
+    backend, servers, prefix = setup
+    scope = anyio.CancelScope()
+    seen = []
+
+    async def call():
+        with scope:
+            await backend.send_action_goal(binding(prefix, 'hold', timeout_s=30.0), {'order': 1})
+        seen.append(servers.cancel_accepted.is_set())
+
+    with anyio.fail_after(30):
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(call)
+            assert await wait_thread_event(servers.executing)
+            scope.cancel()
+    assert seen == [True], 'the call unwound before the server answered its cancel'
     assert await wait_thread_event(servers.cancelled)
 
 

@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 from action_msgs.msg import GoalStatus
+import anyio
 from mcp_ros_bridge.backends.port import BackendError, ProgressFn
 from mcp_ros_bridge.backends.ros.runtime import bridge_future, call_soon, RosRuntime
 from rclpy.action import ActionClient
@@ -163,7 +164,10 @@ class GoalRunner:
     async def _cancel(self, handle: Any) -> None:
         loop = asyncio.get_running_loop()
         response = bridge_future(handle.cancel_goal_async(), loop)
-        await asyncio.shield(asyncio.wait({response}, timeout=CANCEL_WAIT_S))
+        # Shielded from anyio's cancellation (the SDK's), which asyncio.shield does not stop:
+        # a cancelled call unwinds only once the server answered the cancel (or the bound).
+        with anyio.move_on_after(CANCEL_WAIT_S, shield=True):
+            await asyncio.wait({response})
 
     @staticmethod
     async def _pump(queue: asyncio.Queue, describe: Any, progress: ProgressFn | None) -> None:
