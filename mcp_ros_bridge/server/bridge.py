@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from mcp.server import ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
@@ -20,6 +21,7 @@ from mcp_ros_bridge.catalog.listing import tool_entry
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.calls import CallPipeline, CallSettings
+from mcp_ros_bridge.server.identity import client_connection
 import mcp_types as types
 
 log = logging.getLogger('mcp_ros_bridge.server')
@@ -71,13 +73,10 @@ class BridgeServer:
     async def _list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[tool_model(t) for t in self.catalog.tools])
 
-    async def _initialized(self, ctx: Any, params: Any) -> None:
+    async def _initialized(self, ctx: ServerRequestContext[Any, Any], params: Any) -> None:
         session = ctx.session
         self._sessions.add(session)
-        conn = getattr(session, '_connection', None)
-        stack = getattr(conn, 'exit_stack', None)
-        if stack is not None:
-            stack.callback(self._sessions.discard, session)
+        client_connection(ctx).exit_stack.callback(self._sessions.discard, session)
 
     async def install_catalog(self, catalog: Catalog) -> bool:
         """Swap in a new catalog; notify clients when its content hash changed."""

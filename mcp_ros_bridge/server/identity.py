@@ -15,6 +15,8 @@ import itertools
 from typing import Any
 import weakref
 
+from mcp.server import ServerRequestContext
+from mcp.server.connection import Connection
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 _serials = itertools.count(1)
@@ -52,13 +54,25 @@ def session_scope(ctx: Any) -> str:
         return f'session:{session}'
     if _http_request(ctx) is not None or _modern(ctx):
         return peer(ctx)
-    # The SDK makes a ServerSession per request; the connection is what lasts. It has no
-    # public accessor: this fails loudly (AttributeError) if the SDK renames it.
-    connection = ctx.session._connection
+    connection = client_connection(ctx)
     serial = _session_serials.get(connection)
     if serial is None:
         serial = _session_serials[connection] = next(_serials)
     return f'connection:{serial}'
+
+
+def client_connection(ctx: ServerRequestContext[Any, Any]) -> Connection:
+    """
+    Return the SDK connection a request arrived on (what outlives its per-request session).
+
+    The low-level server's context has no public accessor for it, so this reads the
+    session's private attribute and fails loudly (AttributeError) if the SDK renames
+    it; test/contract/test_sdk_connection.py pins the behaviour that depends on it.
+    """
+    connection = ctx.session._connection
+    if not isinstance(connection, Connection):
+        raise TypeError(f'the SDK session holds {type(connection).__name__}, not a Connection')
+    return connection
 
 
 def requester_key(ctx: Any) -> tuple[str, str] | None:
