@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 import numpy as np
 from transforms3d.euler import euler2quat, quat2euler
+from transforms3d.quaternions import rotate_vector
 
 
 def fixed(v: float, digits: int) -> str:
@@ -65,3 +66,9 @@ def describe_pose(pose: PoseLike) -> str:
     return (f"x={fixed(p['x'], 3)} y={fixed(p['y'], 3)} z={fixed(p['z'], 3)} m, "
             f"roll={fixed(o['roll'], 1)} pitch={fixed(o['pitch'], 1)} "
             f"yaw={fixed(o['yaw'], 1)} deg in {pose.frame_id}")
+
+
+def approach_angle_deg(q: tuple[float, float, float, float]) -> float:
+    """Return the angle (deg) between the finger axis (the TCP's z) and straight down."""
+    finger_z = rotate_vector((0.0, 0.0, 1.0), np.asarray(q, dtype=float))[2]
+    return math.degrees(math.acos(max(-1.0, min(1.0, -float(finger_z)))))

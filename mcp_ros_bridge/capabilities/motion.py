@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_ros_bridge.backends.port import (CartesianGoal, JointGoal, MotionLimits, MotionResult,
-                                          MotionStatus, Pose, PoseGoal)
+from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionLimits,
+                                          MotionResult, MotionStatus, Pose, PoseGoal)
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTION, NUM,
                                               Outcome, output_schema, POSE_BRIEF, STOP, STR)
+from mcp_ros_bridge.capabilities.motion_advice import explain_cone_refusal, is_cone_refusal
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict, rpy_deg_to_quat
 
 MOTION_OUTPUT = output_schema({
@@ -91,7 +92,12 @@ async def run_move_to_pose(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     limits = motion_limits(ctx, args)
     goal = PoseGoal(target=Pose((p['x'], p['y'], p['z']), q, frame), limits=limits,
                     link=ctx.robot.end_effector)
-    result = await ctx.backend.move_to_pose(goal, ctx.progress)
+    try:
+        result = await ctx.backend.move_to_pose(goal, ctx.progress)
+    except BackendError as exc:
+        if is_cone_refusal(exc):
+            explain_cone_refusal(exc, o)
+        raise
     return motion_outcome('Move to pose', result, limits)
 
 

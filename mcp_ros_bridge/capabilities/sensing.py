@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_ros_bridge.backends.port import AXES
-from mcp_ros_bridge.capabilities.base import (CallContext, fmt, Kind, NUM, Outcome,
+from mcp_ros_bridge.backends.port import AXES, BackendError
+from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, NUM, Outcome,
                                               output_schema, POSE, READ_ONLY, STR)
+from mcp_ros_bridge.capabilities.weighing import (gravity_in_sensor, held_mass_kg, steady,
+                                                  tool_wrench)
 from mcp_ros_bridge.filters import apply_filter
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict
 import numpy as np
@@ -18,7 +20,9 @@ WRENCH_OUTPUT = output_schema({
     'units': {'type': 'object', 'additionalProperties': STR},
     'force_magnitude_n': NUM, 'samples_used': {'type': 'integer'}, 'stamp': NUM,
     'age_s': NUM, 'rate_hz': NUM, 'std': {'type': 'object', 'additionalProperties': NUM},
-}, ['frame', 'filter', 'values', 'units', 'samples_used', 'age_s'])
+    'compensation': {'type': 'string', 'enum': ['gripper_gravity', 'none']},
+    'held_mass_g': NUM, 'steady': BOOL,
+}, ['frame', 'filter', 'values', 'units', 'samples_used', 'age_s', 'compensation'])
 
 JOINTS_OUTPUT = output_schema({
     'joints': {'type': 'array', 'items': {'type': 'object', 'properties': {
@@ -31,14 +35,36 @@ POSE_OUTPUT = output_schema({'pose': POSE, 'link': STR}, ['pose'])
 OBJECT_OUTPUT = output_schema({'object': STR, 'pose': POSE}, ['object', 'pose'])
 
 
+async def _gripper_gravity(ctx: CallContext) -> tuple[np.ndarray, np.ndarray] | str:
+    """Return the gripper's static wrench and gravity in the sensor frame, or why not."""
+    r = ctx.robot
+    try:
+        pose = await ctx.backend.end_effector_pose(r.base_frame, r.ft_frame)
+    except BackendError as exc:
+        return f'the sensor orientation is unknown ({exc.message})'
+    g = gravity_in_sensor(pose.orientation)
+    return tool_wrench(r.gripper_mass_kg, r.gripper_com_m, g), g
+
+
 async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
-    """Read and filter the newest wrench samples."""
+    """Read and filter the newest wrench samples, net of the gripper's weight by default."""
     kind = args['filter']
     axes = list(args['axes'])
     window = 1 if kind == 'raw' else int(args['window'])
     w = await ctx.backend.wrench_samples(window)
     arr = np.asarray(w.samples, dtype=float)
     est = apply_filter(kind, arr)
+    note, held = '', None
+    gravity = await _gripper_gravity(ctx) if args['subtract_gripper_weight'] else ''
+    if isinstance(gravity, tuple):
+        est = est - gravity[0]
+        held = held_mass_kg(est, gravity[1]) * 1000.0
+        still = steady(arr, gravity[1])
+        note = (f' Net of the gripper\'s weight; holding \u2248 {held:.0f} g.' if still else
+                ' Net of the gripper\'s weight; the load was still changing during the window '
+                f'(about {held:.0f} g), so read again with the arm at rest to weigh.')
+    elif gravity:
+        note = f' Raw, gripper weight included: {gravity}.'
     idx = [AXES.index(a) for a in axes]
     values = {a: round(float(est[i]), 4) for a, i in zip(axes, idx)}
     s: dict[str, Any] = {
@@ -47,12 +73,16 @@ async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
         'force_magnitude_n': round(float(np.linalg.norm(est[:3])), 4),
         'samples_used': int(arr.shape[0]), 'stamp': w.stamps[-1] if w.stamps else 0.0,
         'age_s': round(w.age_s, 4), 'rate_hz': round(w.rate_hz, 1),
+        'compensation': 'gripper_gravity' if held is not None else 'none',
     }
+    if held is not None:
+        s['held_mass_g'] = round(held, 1)
+        s['steady'] = still
     if arr.shape[0] > 1:
         s['std'] = {a: round(float(arr[:, i].std()), 4) for a, i in zip(axes, idx)}
     parts = ', '.join(f'{a}={fmt(v, 3)} {_UNIT[a[0]]}' for a, v in values.items())
     return Outcome(f'Wrist wrench ({kind}, {arr.shape[0]} samples, frame {w.frame_id}, age '
-                   f'{fmt(w.age_s * 1000, 1)} ms): {parts}.', s)
+                   f'{fmt(w.age_s * 1000, 1)} ms): {parts}.{note}', s)
 
 
 async def run_read_joints(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -100,8 +130,9 @@ async def run_read_object_pose(ctx: CallContext, args: dict[str, Any]) -> Outcom
 
 KINDS = [
     Kind('read_wrench', run_read_wrench, WRENCH_OUTPUT,
-         frozenset({'filter', 'axes', 'window'}), READ_ONLY,
-         returns='the filtered forces (N) and torques (Nm) with the sample age'),
+         frozenset({'filter', 'axes', 'window', 'subtract_gripper_weight'}), READ_ONLY,
+         returns='the filtered forces (N) and torques (Nm), net of the gripper, and the held '
+                 'mass (g)'),
     Kind('read_joints', run_read_joints, JOINTS_OUTPUT, frozenset({'include_gripper'}),
          READ_ONLY,
          returns='joint positions, velocities and efforts with the sample age'),

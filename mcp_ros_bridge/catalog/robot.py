@@ -37,6 +37,7 @@ class Limits:
     joint_limit_margin_rad: float
     min_cartesian_fraction: float
     motion_timeout_s: float
+    approach_cone_deg: float
     policy: str = 'reject'
     policies: Mapping[str, str] = field(default_factory=dict)
 
@@ -64,6 +65,8 @@ class RobotConfig:
     gripper_max_width_m: float
     gripper_min_force_n: float
     gripper_max_force_n: float
+    gripper_mass_kg: float
+    gripper_com_m: tuple[float, float, float]
     limits: Limits
     ros: RosSettings
 
@@ -95,6 +98,8 @@ class RobotConfig:
             gripper_max_width_m=gr['max_width_m'],
             gripper_min_force_n=gr['min_force_n'],
             gripper_max_force_n=gr['max_force_n'],
+            gripper_mass_kg=float(gr['mass_kg']),
+            gripper_com_m=tuple(float(v) for v in gr['com_m']),  # type: ignore[arg-type]
             limits=limits,
             ros=RosSettings.from_dict(d.get('ros', {})),
         )

@@ -80,7 +80,8 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
                         'type': 'array', 'items': _NUM, 'minItems': 2, 'maxItems': 2}}},
                    ['arm', 'home', 'position_limits']),  # no limits: refuse to start
     'ros': ROS_SCHEMA,
-    'gripper': _obj({'max_width_m': _POS, 'min_force_n': _POS, 'max_force_n': _POS}),
+    'gripper': _obj({'max_width_m': _POS, 'min_force_n': _POS, 'max_force_n': _POS,
+                     'mass_kg': {'type': 'number', 'minimum': 0}, 'com_m': _VEC3}),
     'limits': _obj({
         'workspace': _obj({'frame': _NAME, 'min': _VEC3, 'max': _VEC3}),
         'max_velocity_scaling': _FRACTION,
@@ -92,6 +93,7 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
         'sensor_max_age_s': _POS,
         'joint_limit_margin_rad': {'type': 'number', 'minimum': 0},
         'min_cartesian_fraction': _FRACTION,
+        'approach_cone_deg': {'type': 'number', 'exclusiveMinimum': 0, 'maximum': 180},
         'motion_timeout_s': _POS,
         'policy': _POLICY,
         'policies': {'type': 'object', 'additionalProperties': _POLICY,
@@ -101,7 +103,7 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
     }, ['workspace', 'max_velocity_scaling', 'max_acceleration_scaling',
         'default_velocity_scaling', 'default_acceleration_scaling', 'max_cartesian_speed_mps',
         'contact_force_limit_n', 'sensor_max_age_s', 'joint_limit_margin_rad',
-        'min_cartesian_fraction', 'motion_timeout_s']),
+        'min_cartesian_fraction', 'approach_cone_deg', 'motion_timeout_s']),
 }, ['format', 'robot', 'frames', 'moveit', 'joints', 'gripper', 'limits'])
 
 _TEXT: dict[str, Any] = {

@@ -2,7 +2,8 @@
 The safety envelope: limits enforced in code on every goal, whatever a tool's schema says.
 
 :class:`EnvelopedBackend` wraps any backend and checks each goal just before
-it reaches the robot: workspace box (after a frame transform), velocity and
+it reaches the robot: workspace box (after a frame transform) and approach cone
+(finger axis near straight down) for targets, waypoints and path samples, velocity and
 acceleration scaling in (0, cap], Cartesian speed cap, gripper force range,
 contact-force guard and stale F/T data for force control. Each limit's policy
 is ``reject`` (default: a LIMIT_EXCEEDED error, nothing moves) or ``clamp``
@@ -21,6 +22,7 @@ from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, GraspGoal
                                           MotionResult, PathCheck, Pose, PoseGoal,
                                           ProgressFn, ReleaseGoal, RobotBackend)
 from mcp_ros_bridge.catalog.robot import RobotConfig
+from mcp_ros_bridge.geometry import approach_angle_deg
 from transforms3d.quaternions import qmult, rotate_vector
 
 
@@ -85,6 +87,7 @@ class Envelope:
         With the ``clamp`` policy and ``adjustable`` a target is moved into
         the box and the adjustment noted; path samples are never adjusted.
         """
+        self.orientation(pose.orientation, label, path=not adjustable)
         p = pose.position
         ws = self.limits.workspace
         if ws.contains(p) and all(math.isfinite(v) for v in p):
@@ -109,6 +112,21 @@ class Envelope:
                 pose = to_frame(pose, to_workspace)
             self.pose(pose, [], f'{label} at t={t:.3f} s, sample {i + 1} of {n}',
                       adjustable=False)
+
+    def orientation(self, q: tuple[float, float, float, float], label: str = 'target', *,
+                    path: bool = False) -> None:
+        """Refuse an orientation whose finger axis leaves the approach cone (never clamped)."""
+        cone = self.limits.approach_cone_deg
+        angle = approach_angle_deg(q) if all(map(math.isfinite, q)) else math.inf
+        if angle <= cone + 1e-6:
+            return
+        where = ('The motion would turn the fingers' if path else 'The fingers would point')
+        raise LimitError(
+            f'approach_cone ({label})', round(angle, 1),
+            f'at most {cone:g} deg between the finger axis and straight down',
+            f'Nothing moved. {where} {angle:.0f} deg away from straight down (0 is down, '
+            '90 horizontal, 180 up). Orientation angles are degrees: roll 180, pitch 0 points '
+            'the fingers straight down.')
 
     def joints(self, positions: Mapping[str, float], notes: list[str]) -> dict[str, float]:
         """Check joint targets against the position limits less the configured margin."""

@@ -35,9 +35,10 @@ def limits(vel: float = 0.2, acc: float = 0.2) -> MotionLimits:
 
 
 def pose_goal(x: float = 0.5, y: float = 0.0, z: float = 0.3, frame: str = 'panda_link0',
-              vel: float = 0.2, acc: float = 0.2) -> PoseGoal:
-    """Return a pose goal for the fingertip."""
-    return PoseGoal(Pose((x, y, z), DOWN, frame), limits(vel, acc), link='panda_hand_tcp')
+              vel: float = 0.2, acc: float = 0.2, q: tuple[float, ...] = DOWN) -> PoseGoal:
+    """Return a pose goal for the fingertip (fingers down in panda_link0 by default)."""
+    return PoseGoal(Pose((x, y, z), q, frame), limits(vel, acc),  # type: ignore[arg-type]
+                    link='panda_hand_tcp')
 
 
 def with_policies(**policies: str) -> RobotConfig:
@@ -172,13 +173,14 @@ def test_pose_in_another_frame_is_transformed_before_the_box_check() -> None:
     """
     backend = RecordingBackend()
     env = EnvelopedBackend(backend, ROBOT)
-    run(env.move_to_pose(pose_goal(0.0, 0.0, 0.1, frame='panda_hand_tcp')))
+    same = (1.0, 0.0, 0.0, 0.0)  # the tool's own orientation: fingers stay down
+    run(env.move_to_pose(pose_goal(0.0, 0.0, 0.1, frame='panda_hand_tcp', q=same)))
     assert ('end_effector_pose', ('panda_link0', 'panda_hand_tcp')) in backend.calls
     goal = backend.motion_calls[-1][1]
     assert goal.target.frame_id == 'panda_link0'
     assert goal.target.position == pytest.approx((0.307, 0.0, 0.387), abs=1e-9)
     with pytest.raises(LimitError) as info:
-        run(env.move_to_pose(pose_goal(0.0, 0.0, 0.6, frame='panda_hand_tcp')))
+        run(env.move_to_pose(pose_goal(0.0, 0.0, 0.6, frame='panda_hand_tcp', q=same)))
     assert info.value.details['value'] == pytest.approx((0.307, 0.0, -0.113), abs=1e-4)
     assert len(backend.motion_calls) == 1
 

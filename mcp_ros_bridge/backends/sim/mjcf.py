@@ -101,7 +101,8 @@ def build_mjcf() -> str:
                     f'ctrlrange="-{FINGER_FORCE_MAX} {FINGER_FORCE_MAX}"/>')
     return f"""<mujoco model="panda_scene">
 <compiler angle="radian" autolimits="true"/>
-<option timestep="{TIMESTEP}" integrator="implicitfast" cone="elliptic" impratio="10"/>
+<option timestep="{TIMESTEP}" integrator="implicitfast" cone="elliptic" impratio="10"
+        noslip_iterations="3"/>
 <visual><global offwidth="1280" offheight="960"/><quality shadowsize="2048"/></visual>
 <default>
   <joint axis="0 0 1" actuatorgravcomp="true"/>

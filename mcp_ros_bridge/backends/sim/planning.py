@@ -26,6 +26,7 @@ from .mjcf import DDQ_MAX, DQ_MAX
 RIGID_TO_TCP = ('panda_hand_tcp', 'panda_hand', 'panda_link8', 'panda_ft_sensor')
 PATH_CLEARANCE_M = 0.003
 JUMP_THRESHOLD_RAD = 0.3
+SHOULDER = np.array([0.0, 0.0, 0.333])  # panda_joint2's axis in panda_link0 (m)
 
 
 @dataclasses.dataclass
@@ -110,10 +111,14 @@ class Planner:
                                + ', '.join(_describe(hits)),
                                advice='raise the target above the table or move it away '
                                'from the obstacle', details={'contacts': _describe(hits)})
+        reach = float(np.linalg.norm(pos - SHOULDER))
         raise BackendError('NO_IK_SOLUTION', f'no joint configuration reaches the target '
                            f'at {where} with the requested orientation',
-                           advice='keep targets within ~0.85 m of the base and check the '
-                           'orientation (e.g. gripper pointing down: w,x,y,z = 0,1,0,0)')
+                           advice=f'Nothing moved. The target is {reach:.2f} m from the '
+                           'shoulder (x 0, y 0, z 0.333 m in panda_link0); with the fingers '
+                           'down (roll 180, pitch 0) targets within 0.70 m of it are '
+                           'reachable, up to 0.80 m near table height. Move the target closer.',
+                           details={'distance_from_shoulder_m': round(reach, 3)})
 
     def _sweep(self, q0: np.ndarray, q1: np.ndarray,
                initial: set[tuple[str, str]]) -> tuple[np.ndarray, list[Collision]]:

@@ -1,0 +1,46 @@
+"""
+Gravity compensation of the gripper on the wrist F/T sensor, and weighing.
+
+The sensor reports the load the gripper (and whatever it holds) exerts on the
+flange, in the sensor frame: at rest that is ``m * g`` for the gravity vector
+``g`` (m/s^2) expressed in the sensor frame, and ``c x (m * g)`` as torque for
+the centre of mass ``c`` (m, sensor frame). The base frame's z axis points up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from transforms3d.quaternions import quat2mat
+
+GRAVITY = 9.81  # m/s^2 along -z of the base frame
+
+
+def gravity_in_sensor(q_sensor_in_base: Sequence[float]) -> np.ndarray:
+    """Return the gravity vector (m/s^2) in the sensor frame, given its orientation (wxyz)."""
+    rot = quat2mat(np.asarray(q_sensor_in_base, dtype=float))
+    return rot.T @ np.array([0.0, 0.0, -GRAVITY])
+
+
+def tool_wrench(mass_kg: float, com_m: Sequence[float], g_sensor: np.ndarray) -> np.ndarray:
+    """Return the wrench (N, Nm) a static tool of this mass and centre of mass reads."""
+    force = mass_kg * g_sensor
+    return np.concatenate([force, np.cross(np.asarray(com_m, dtype=float), force)])
+
+
+def held_mass_kg(net_wrench: Sequence[float], g_sensor: np.ndarray) -> float:
+    """Return the mass (kg) whose weight explains the net force along gravity."""
+    return float(np.dot(np.asarray(net_wrench[:3], dtype=float), g_sensor) / GRAVITY ** 2)
+
+
+STEADY_N = 0.1  # largest change of the mean load between the window's halves (about 10 g)
+
+
+def steady(samples: np.ndarray, g_sensor: np.ndarray) -> bool:
+    """Return True when the load along gravity did not change across the sample window."""
+    if samples.shape[0] < 20:
+        return True
+    along = samples[:, :3] @ (g_sensor / np.linalg.norm(g_sensor))
+    half = along.shape[0] // 2
+    return bool(abs(along[:half].mean() - along[half:].mean()) <= STEADY_N)

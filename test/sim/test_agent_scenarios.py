@@ -1,0 +1,104 @@
+"""Scenarios written as an agent calls the tools: MCP client, shipped catalog, real physics."""
+
+import json
+import re
+
+import anyio
+from mcp import Client
+from mcp_ros_bridge.server.app import build, ServeOptions
+import numpy as np
+import pytest
+
+pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
+pytestmark = [pytest.mark.sim, pytest.mark.anyio]
+
+
+@pytest.fixture
+async def sim_bridge():
+    """Serve the shipped catalog on a fast simulation."""
+    bridge, backend = await build(ServeOptions(sim_speed=0, watch=False))
+    try:
+        yield bridge
+    finally:
+        await backend.close()
+
+
+async def _arm(c: Client) -> list[float]:
+    r = await c.call_tool('get_joint_states', {'include_gripper': False})
+    return [j['position'] for j in r.structured_content['joints']]
+
+
+@pytest.mark.parametrize('mode', ['legacy', '2026-07-28'])
+async def test_radians_in_degrees_are_refused_with_the_hint(sim_bridge, mode):
+    """Radians sent as degrees move nothing; the hint's corrected call points fingers down."""
+    async with Client(sim_bridge.server, mode=mode) as c:
+        with anyio.fail_after(120):
+            before = await _arm(c)
+            r = await c.call_tool('move_arm_to_pose', {
+                'position': {'x': 0.45, 'y': 0.0, 'z': 0.3},
+                'orientation': {'roll': 3.14159, 'yaw': 1.5708}})
+            text = r.content[0].text
+            assert r.is_error, text
+            assert 'roll 3.14159 looks like radians: 180 deg' in text
+            assert 'Nothing moved' in text
+            assert np.allclose(before, await _arm(c), atol=1e-4)
+            fixed = json.loads(re.search(r'"orientation": (\{[^}]*\})', text).group(1))
+            ok = await c.call_tool('move_arm_to_pose', {
+                'position': {'x': 0.45, 'y': 0.0, 'z': 0.3}, 'orientation': fixed,
+                'velocity_scaling': 0.5})
+            assert not ok.is_error, ok.content[0].text
+            o = ok.structured_content['final_pose']['orientation_deg']
+            assert abs(abs(o['roll']) - 180) < 1 and abs(o['yaw'] - 90) < 1, o
+
+
+async def test_unreachable_target_advice_is_checkable(sim_bridge):
+    """Out of reach: the advice gives the distance from the shoulder in metres, no quaternion."""
+    async with Client(sim_bridge.server, mode='legacy') as c:
+        with anyio.fail_after(120):
+            before = await _arm(c)
+            r = await c.call_tool('move_arm_to_pose', {'position': {'x': 0.8, 'y': 0.0,
+                                                                    'z': 0.6}})
+            assert r.is_error
+            text = r.content[0].text
+            assert 'NO_IK_SOLUTION' in text and 'Nothing moved' in text, text
+            assert '0.84 m from the shoulder' in text, text
+            assert 'quaternion' not in text and 'w,x,y,z' not in text
+            assert np.allclose(before, await _arm(c), atol=1e-4)
+
+
+async def _pick(c: Client, name: str, lift_z: float = 0.2) -> dict:
+    """Open, descend around the object, grasp at 15 N and lift; return the object's position."""
+    p = (await c.call_tool('get_object_pose', {'object': name})
+         ).structured_content['pose']['position_m']
+    steps = [('release_object', {}),
+             ('move_arm_to_pose', {'position': {'x': p['x'], 'y': p['y'], 'z': lift_z},
+                                   'velocity_scaling': 0.5}),
+             ('plan_trajectory', {'waypoints': [{'x': p['x'], 'y': p['y'], 'z': p['z'] + 0.05},
+                                                {'x': p['x'], 'y': p['y'], 'z': p['z']}]}),
+             ('grasp_object_force_control', {'force_n': 15}),
+             ('plan_trajectory', {'waypoints': [{'x': p['x'], 'y': p['y'], 'z': p['z'] + 0.05},
+                                                {'x': p['x'], 'y': p['y'], 'z': lift_z}]})]
+    for tool, args in steps:
+        r = await c.call_tool(tool, args)
+        assert not r.is_error, (tool, r.content[0].text)
+    return p
+
+
+@pytest.mark.parametrize('name', ['cylinder', 'box'])
+async def test_weigh_a_held_object(sim_bridge, name):
+    """Net of the gripper, the wrist sensor weighs the held object to 5 % of its model mass."""
+    model = sim_bridge.backend.world.model
+    true_g = float(model.body(name).mass[0]) * 1000.0
+    async with Client(sim_bridge.server, mode='2026-07-28') as c:
+        with anyio.fail_after(180):
+            empty = await c.call_tool('read_ft_sensor', {'window': 200})
+            assert empty.structured_content['compensation'] == 'gripper_gravity'
+            assert abs(empty.structured_content['held_mass_g']) < 0.05 * true_g
+            await _pick(c, name)
+            for _ in range(50):  # as an agent told "read again with the arm at rest" would
+                r = await c.call_tool('read_ft_sensor', {'window': 200})
+                if r.structured_content['steady']:
+                    break
+    held = r.structured_content['held_mass_g']
+    assert held == pytest.approx(true_g, rel=0.05), r.content[0].text
+    assert f'holding \u2248 {held:.0f} g' in r.content[0].text
