@@ -7,8 +7,8 @@ from typing import Any
 from mcp_ros_bridge.backends.port import AXES, BackendError
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, NUM, Outcome,
                                               output_schema, POSE, READ_ONLY, STR)
-from mcp_ros_bridge.capabilities.weighing import (gravity_in_sensor, held_mass_kg, steady,
-                                                  tool_wrench)
+from mcp_ros_bridge.capabilities.weighing import (gravity_in_sensor, held_mass_kg,
+                                                  samples_after, steady, tool_wrench)
 from mcp_ros_bridge.filters import apply_filter
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict
 import numpy as np
@@ -53,18 +53,23 @@ async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     window = 1 if kind == 'raw' else int(args['window'])
     w = await ctx.backend.wrench_samples(window)
     arr = np.asarray(w.samples, dtype=float)
-    est = apply_filter(kind, arr)
     note, held = '', None
     gravity = await _gripper_gravity(ctx) if args['subtract_gripper_weight'] else ''
     if isinstance(gravity, tuple):
-        est = est - gravity[0]
-        held = held_mass_kg(est, gravity[1]) * 1000.0
         still = steady(arr, gravity[1])
-        note = (f' Net of the gripper\'s weight; holding \u2248 {held:.0f} g.' if still else
-                ' Net of the gripper\'s weight; the load was still changing during the window '
-                f'(about {held:.0f} g), so read again with the arm at rest to weigh.')
-    elif gravity:
-        note = f' Raw, gripper weight included: {gravity}.'
+        if not still:  # e.g. the end of a motion is in the window: weigh a fresh window
+            w = await samples_after(ctx.backend, window, w.stamps[-1] if w.stamps else 0.0)
+            arr = np.asarray(w.samples, dtype=float)
+            still = steady(arr, gravity[1])
+        est = apply_filter(kind, arr) - gravity[0]
+        held = round(held_mass_kg(est, gravity[1]) * 1000.0, 1)
+        note = (f" Net of the gripper's weight; holding \u2248 {held:.0f} g." if still else
+                " Net of the gripper's weight; the load kept changing during the window (about "
+                f'{held:.0f} g): hold the arm still and read again to weigh.')
+    else:
+        est = apply_filter(kind, arr)
+        if gravity:
+            note = f' Raw, gripper weight included: {gravity}.'
     idx = [AXES.index(a) for a in axes]
     values = {a: round(float(est[i]), 4) for a, i in zip(axes, idx)}
     s: dict[str, Any] = {
@@ -76,7 +81,7 @@ async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
         'compensation': 'gripper_gravity' if held is not None else 'none',
     }
     if held is not None:
-        s['held_mass_g'] = round(held, 1)
+        s['held_mass_g'] = held
         s['steady'] = still
     if arr.shape[0] > 1:
         s['std'] = {a: round(float(arr[:, i].std()), 4) for a, i in zip(axes, idx)}

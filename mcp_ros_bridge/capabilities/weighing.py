@@ -9,7 +9,10 @@ the centre of mass ``c`` (m, sensor frame). The base frame's z axis points up.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
+import time
+from typing import Any
 
 import numpy as np
 from transforms3d.quaternions import quat2mat
@@ -34,13 +37,26 @@ def held_mass_kg(net_wrench: Sequence[float], g_sensor: np.ndarray) -> float:
     return float(np.dot(np.asarray(net_wrench[:3], dtype=float), g_sensor) / GRAVITY ** 2)
 
 
-STEADY_N = 0.1  # largest change of the mean load between the window's halves (about 10 g)
+STEADY_N = 0.04  # largest spread of the quarter means of the load along gravity (about 4 g)
 
 
 def steady(samples: np.ndarray, g_sensor: np.ndarray) -> bool:
-    """Return True when the load along gravity did not change across the sample window."""
+    """Return True when the load along gravity was constant across the sample window."""
     if samples.shape[0] < 20:
         return True
     along = samples[:, :3] @ (g_sensor / np.linalg.norm(g_sensor))
-    half = along.shape[0] // 2
-    return bool(abs(along[:half].mean() - along[half:].mean()) <= STEADY_N)
+    means = [q.mean() for q in np.array_split(along, 4)]
+    return bool(max(means) - min(means) <= STEADY_N)
+
+
+async def samples_after(backend: Any, count: int, since: float) -> Any:
+    """Return the newest ``count`` wrench samples once all are newer than ``since`` (bounded)."""
+    w = await backend.wrench_samples(count)
+    deadline = time.monotonic() + count / max(w.rate_hz, 1.0) + 1.0
+    while time.monotonic() < deadline:
+        fresh = sum(1 for t in w.stamps if t > since)
+        if fresh >= count:
+            break
+        await asyncio.sleep(min(0.05, (count - fresh) / max(w.rate_hz, 1.0)))
+        w = await backend.wrench_samples(count)
+    return w

@@ -87,15 +87,16 @@ class Envelope:
         With the ``clamp`` policy and ``adjustable`` a target is moved into
         the box and the adjustment noted; path samples are never adjusted.
         """
-        self.orientation(pose.orientation, label, path=not adjustable)
         p = pose.position
         ws = self.limits.workspace
         if ws.contains(p) and all(math.isfinite(v) for v in p):
+            self.orientation(pose.orientation, label, path=not adjustable)
             return pose
         shown = tuple(round(v, 5) for v in p)
         if (adjustable and self.limits.policy_for('workspace') == 'clamp'
                 and all(map(math.isfinite, p))):
             c = tuple(min(max(v, lo), hi) for v, lo, hi in zip(p, ws.lo, ws.hi))
+            self.orientation(pose.orientation, label)
             notes.append(f'{label} clamped from {shown} to {tuple(round(v, 4) for v in c)}')
             return replace(pose, position=c)
         allowed = f'x in [{ws.lo[0]}, {ws.hi[0]}], y in [{ws.lo[1]}, {ws.hi[1]}], ' \
@@ -115,7 +116,7 @@ class Envelope:
 
     def orientation(self, q: tuple[float, float, float, float], label: str = 'target', *,
                     path: bool = False) -> None:
-        """Refuse an orientation whose finger axis leaves the approach cone (never clamped)."""
+        """Refuse a finger axis outside the cone around the workspace frame's -z; never clamped."""
         cone = self.limits.approach_cone_deg
         angle = approach_angle_deg(q) if all(map(math.isfinite, q)) else math.inf
         if angle <= cone + 1e-6:

@@ -19,14 +19,27 @@ import time
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from mcp_ros_bridge.catalog.loader import load_robot
 from mcp_ros_bridge.contract.errors import subschema
 from mcp_ros_bridge.contract.results import error_block
+from mcp_ros_bridge.geometry import approach_angle_deg, rpy_deg_to_quat
+from paths import CONFIG_DIR
 
 MAX_DEPTH = 16
 MAX_STRING = 4096
 KEY_ALPHABET = string.ascii_letters + string.digits + '_.:-'
 MOTION_TOOLS = frozenset({'move_arm_to_pose', 'move_arm_joints', 'plan_trajectory',
                           'grasp_object_force_control', 'release_object'})
+CONE_DEG = load_robot(CONFIG_DIR)[0].limits.approach_cone_deg
+
+
+def outside_cone(args: dict[str, Any]) -> bool:
+    """Return True when a schema-valid orientation leaves the approach cone (envelope refuses)."""
+    o = args.get('orientation')
+    if not isinstance(o, dict):
+        return False
+    q = rpy_deg_to_quat(o.get('roll', 180.0), o.get('pitch', 0.0), o.get('yaw', 0.0))
+    return approach_angle_deg(q) > CONE_DEG + 1e-6
 
 
 @dataclass
@@ -253,6 +266,7 @@ class FuzzStats:
     invalid: int = 0
     valid_motion: int = 0
     valid_stop: int = 0
+    cone_refused: int = 0
     failures: list[str] | None = None
     seconds: float = 0.0
 
@@ -285,7 +299,15 @@ async def fuzz_tool(client: Any, backend: Any, tool: Any, n: int, seed: int,
         if result.structured_content is not None and \
                 not output_check.is_valid(result.structured_content):
             stats.fail(f'{tool.name} #{i}: structuredContent violates the outputSchema')
-        if valid:
+        if valid and outside_cone(call.args):
+            stats.cone_refused += 1
+            code = error_block(result).get('code')
+            if not result.is_error or code != 'LIMIT_EXCEEDED' or 'approach_cone' not in text:
+                stats.fail(f'{tool.name} #{i}: orientation outside the cone not refused: '
+                           f'{call.args!r:.200}\n{text}')
+            if len(backend.calls) != before:
+                stats.fail(f'{tool.name} #{i}: refused orientation reached the backend')
+        elif valid:
             stats.valid += 1
             stats.valid_motion += tool.name in MOTION_TOOLS
             stats.valid_stop += tool.name == 'stop_arm'

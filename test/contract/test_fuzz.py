@@ -50,6 +50,7 @@ async def test_fuzz_every_tool(mode: str) -> None:
     assert stats.valid > stats.calls * 0.3 and stats.invalid > stats.calls * 0.3
     # The counter on the port: exactly one motion per valid motion call, nothing else.
     assert len(backend.motion_calls) == stats.valid_motion
+    assert stats.cone_refused > 0  # schema-valid orientations the approach cone refuses
     assert sum(1 for c in backend.calls if c[0] == 'stop') == stats.valid_stop
     print(f'{mode}: {stats.calls} calls ({stats.valid} valid, {stats.invalid} invalid, '
           f'{stats.valid_motion} motions) in {stats.seconds:.1f} s')

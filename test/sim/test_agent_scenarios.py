@@ -95,10 +95,21 @@ async def test_weigh_a_held_object(sim_bridge, name):
             assert empty.structured_content['compensation'] == 'gripper_gravity'
             assert abs(empty.structured_content['held_mass_g']) < 0.05 * true_g
             await _pick(c, name)
-            for _ in range(50):  # as an agent told "read again with the arm at rest" would
-                r = await c.call_tool('read_ft_sensor', {'window': 200})
-                if r.structured_content['steady']:
-                    break
+            r = await c.call_tool('read_ft_sensor', {'window': 200})
+    assert r.structured_content['steady'] is True, r.content[0].text
     held = r.structured_content['held_mass_g']
     assert held == pytest.approx(true_g, rel=0.05), r.content[0].text
     assert f'holding \u2248 {held:.0f} g' in r.content[0].text
+
+
+async def test_joint_move_turning_the_fingers_up_is_refused_along_the_path(sim_bridge):
+    """Every planned sample stays in the approach cone: a sweep turning fingers up is refused."""
+    over_the_top = [0.344, -0.812, -0.175, -0.362, -1.281, 3.109, 0.38]
+    async with Client(sim_bridge.server, mode='legacy') as c:
+        with anyio.fail_after(120):
+            before = await _arm(c)
+            r = await c.call_tool('move_arm_joints', {'positions': over_the_top})
+            text = r.content[0].text
+            assert r.is_error and 'approach_cone (planned path at t=' in text, text
+            assert 'Nothing moved' in text
+            assert np.allclose(before, await _arm(c), atol=1e-4)

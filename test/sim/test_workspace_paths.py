@@ -1,12 +1,14 @@
 """The workspace box holds for the whole path on the simulation, not only at targets."""
 
 import dataclasses
+import shutil
 
 import anyio
 from mcp import Client
 from mcp_ros_bridge.backends.port import BackendError, JointGoal
 from mcp_ros_bridge.server.app import build, ServeOptions
 import numpy as np
+from paths import CONFIG_DIR
 import pytest
 from sim_support import limits, running
 
@@ -22,10 +24,22 @@ def _arm(result) -> list[float]:
     return [j['position'] for j in result.structured_content['joints'] if j['unit'] == 'rad']
 
 
+def _without_cone(tmp_path) -> str:
+    """Copy the shipped config with the approach cone opened to 180 deg (box check alone)."""
+    shutil.copytree(CONFIG_DIR, tmp_path, dirs_exist_ok=True)
+    robot = tmp_path / 'robot.yaml'
+    text = robot.read_text(encoding='utf-8')
+    assert 'approach_cone_deg: 90.0' in text
+    robot.write_text(text.replace('approach_cone_deg: 90.0', 'approach_cone_deg: 180.0'),
+                     encoding='utf-8')
+    return str(tmp_path)
+
+
 @pytest.mark.parametrize('mode', ['legacy', '2026-07-28'])
-async def test_joint_move_whose_path_leaves_the_box_is_refused_and_nothing_moves(mode):
+async def test_joint_move_whose_path_leaves_the_box_is_refused_and_nothing_moves(mode, tmp_path):
     """Both ends are inside the box; the plan is not: LIMIT_EXCEEDED naming where, no motion."""
-    bridge, backend = await build(ServeOptions(sim_speed=0, watch=False))
+    bridge, backend = await build(ServeOptions(sim_speed=0, watch=False,
+                                               config_dir=_without_cone(tmp_path)))
     try:
         async with Client(bridge.server, mode=mode) as c:
             with anyio.fail_after(120):

@@ -71,7 +71,8 @@ def test_path_in_the_base_frame_is_checked_in_the_workspace_frame() -> None:
     backend = RecordingBackend()
     check = _checked_limits(robot, backend).path_check
     assert ('end_effector_pose', ('panda_hand_tcp', 'panda_link0')) in backend.calls
-    check([Pose((0.0, 0.0, 0.3), DOWN, 'panda_link0')], [0.0])
+    down_in_ws = (1.0, 0.0, 0.0, 0.0)  # the approach cone is measured in the workspace frame
+    check([Pose((0.0, 0.0, 0.3), down_in_ws, 'panda_link0')], [0.0])
     with pytest.raises(LimitError) as info:
-        check([Pose((0.0, 0.0, 0.6), DOWN, 'panda_link0')], [0.0])
+        check([Pose((0.0, 0.0, 0.6), down_in_ws, 'panda_link0')], [0.0])
     assert info.value.details['value'] == pytest.approx((0.307, 0.0, -0.113), abs=1e-4)
