@@ -26,6 +26,7 @@ class RecordingBackend:
         self.stop_gate: asyncio.Event | None = None  # when set: stop() waits for it
         self.fail_with: BackendError | None = None
         self.wrench_age = 0.001
+        self.wrench_clock = 0.0
 
     @property
     def motion_calls(self) -> list[tuple[str, Any]]:
@@ -50,8 +51,9 @@ class RecordingBackend:
         self.calls.append(('wrench_samples', count))
         rows = tuple((0.1 * (i % 3), 0.0, -7.0 + 0.01 * i, 0.0, 0.0, 0.0)
                      for i in range(count))
-        return WrenchSamples(rows, tuple(float(i) for i in range(count)), 'panda_ft_sensor',
-                             self.wrench_age, 1000.0)
+        self.wrench_clock += count / 1000.0  # each read sees samples newer than the last
+        stamps = tuple(self.wrench_clock + (i - count) / 1000.0 for i in range(count))
+        return WrenchSamples(rows, stamps, 'panda_ft_sensor', self.wrench_age, 1000.0)
 
     async def end_effector_pose(self, frame: str, link: str = '') -> Pose:
         self.calls.append(('end_effector_pose', (frame, link)))
