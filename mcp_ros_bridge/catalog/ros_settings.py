@@ -25,6 +25,14 @@ class Topic:
 
 
 @dataclass(frozen=True)
+class Tcp:
+    """A tool-centre point that is no link of the robot: a fixed offset from a real link."""
+
+    parent_link: str
+    offset_xyz: tuple[float, float, float]  # m, in the parent link's frame
+
+
+@dataclass(frozen=True)
 class RosSettings:
     """How the ROS backend finds the robot's topics, actions and services."""
 
@@ -39,6 +47,8 @@ class RosSettings:
     sensor_qos_depth: int
     force_guard: ForceGuard
     gripper_position_scale: float | None  # None: derived from the gripper joints
+    gripper_force_source: str
+    tcp: Tcp | None  # None: the end effector is a link MoveIt knows
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> RosSettings:
@@ -51,6 +61,7 @@ class RosSettings:
             services={**_default('services'), **d.get('services', {})},
             **{key: d.get(key, _default(key)) for key in _SCALARS},
             gripper_position_scale=d.get('gripper_position_scale'),
+            tcp=_tcp(d.get('tcp')),
         )
 
 
@@ -58,8 +69,15 @@ _PROPERTIES: Mapping[str, Any] = ROS_SCHEMA['properties']
 _TOPIC_QOS = cast(Qos, _PROPERTIES['topics']['additionalProperties']['properties']['qos']
                   ['default'])
 _SCALARS = ('gripper_interface', 'distro', 'executor', 'sensor_ingest', 'sensor_drain_period_ms',
-            'sensor_qos_depth', 'force_guard')
+            'sensor_qos_depth', 'force_guard', 'gripper_force_source')
 
 
 def _default(key: str) -> Any:
     return _PROPERTIES[key]['default']
+
+
+def _tcp(d: Mapping[str, Any] | None) -> Tcp | None:
+    if not d:
+        return None
+    x, y, z = (float(v) for v in d['offset_xyz'])
+    return Tcp(d['parent_link'], (x, y, z))

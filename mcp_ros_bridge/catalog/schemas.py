@@ -48,7 +48,8 @@ ROS_SCHEMA: dict[str, Any] = _obj({
              'type': {'enum': list(WRENCH_TYPES), 'default': WRENCH_TYPES[0]}},
             ['name'])},
         'default': {'joint_states': {'name': '/joint_states'},
-                    'wrench': {'name': '/ft_sensor/wrench'}}},
+                    'wrench': {'name': '/ft_sensor/wrench'},
+                    'trajectory_execution_event': {'name': '/trajectory_execution_event'}}},
     'actions': {'type': 'object', 'additionalProperties': _ROS_NAME,
                 'default': {'move_group': '/move_action',
                             'execute_trajectory': '/execute_trajectory',
@@ -64,6 +65,8 @@ ROS_SCHEMA: dict[str, Any] = _obj({
     'sensor_qos_depth': {'type': 'integer', 'minimum': 1, 'maximum': 1000, 'default': 200},
     'force_guard': _choice(ForceGuard, 'required'),
     'gripper_position_scale': _POS,
+    'gripper_force_source': {'enum': ['commanded', 'joint_effort'], 'default': 'commanded'},
+    'tcp': _obj({'parent_link': _NAME, 'offset_xyz': _VEC3}),
 }, [])
 
 ROBOT_SCHEMA: dict[str, Any] = _obj({

@@ -154,8 +154,8 @@ def test_cartesian_speed_field_differs_between_distros(config):
     goal = PoseGoal(TARGET, limits(speed=0.25))
     humble = goals.build_move_group_goal(config, goal, 'humble')['request']
     jazzy = goals.build_move_group_goal(config, goal, 'jazzy')['request']
-    assert humble['cartesian_speed_end_effector_link'] == 'panda_hand_tcp'
-    assert jazzy['cartesian_speed_limited_link'] == 'panda_hand_tcp'
+    assert humble['cartesian_speed_end_effector_link'] == 'panda_hand'
+    assert jazzy['cartesian_speed_limited_link'] == 'panda_hand'
     with pytest.raises(AssertionError, match='no such field'):
         check(store_for('humble'), 'moveit_msgs/msg/MotionPlanRequest', jazzy)
     with pytest.raises(AssertionError, match='no such field'):
@@ -200,7 +200,7 @@ def test_gripper_goals_conform(config, distro, interface):
 def test_fk_request_conforms(config, distro):
     data = goals.build_fk_request(config, '', '', list(config.arm_joints), list(config.home))
     check(store_for(distro), 'moveit_msgs/msg/GetPositionFK_Request', data)
-    assert data['fk_link_names'] == ['panda_hand_tcp']
+    assert data['fk_link_names'] == ['panda_hand']  # the TCP's parent link
 
 
 @pytest.mark.parametrize('bad', [

@@ -15,6 +15,7 @@ from math import dist, floor, sqrt
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, CartesianGoal
+from mcp_ros_bridge.backends.ros import tcp
 from mcp_ros_bridge.backends.ros.goals import (
     cartesian_speed_link_field,
     check_distro,
@@ -41,13 +42,13 @@ def build_cartesian_path_request(config: RobotConfig, goal: CartesianGoal,
         check_pose(config, pose)
     if not (0.0 < goal.max_step_m <= 0.05):
         raise BackendError('INVALID_GOAL', f'max_step_m={goal.max_step_m} is outside (0, 0.05]')
-    link = goal.link or config.end_effector
+    link = tcp.moveit_link(config, goal.link)
     request = {
         'header': header(frames.pop()),
         'start_state': {'is_diff': True},
         'group_name': config.group,
         'link_name': link,
-        'waypoints': [pose_dict(p) for p in goal.waypoints],
+        'waypoints': [pose_dict(tcp.to_parent(config, goal.link, p)) for p in goal.waypoints],
         'max_step': float(goal.max_step_m),
         'jump_threshold': 0.0,
         'avoid_collisions': bool(goal.avoid_collisions),

@@ -20,6 +20,7 @@ from mcp_ros_bridge.backends.port import (
     Pose,
     PoseGoal,
 )
+from mcp_ros_bridge.backends.ros import tcp
 from mcp_ros_bridge.catalog.robot import RobotConfig
 
 DISTROS = ('humble', 'jazzy')
@@ -100,11 +101,11 @@ def pose_constraints(config: RobotConfig, goal: PoseGoal) -> dict[str, Any]:
     """Return moveit_msgs/Constraints: a sphere region plus orientation tolerances."""
     check_pose(config, goal.target)
     frame = goal.target.frame_id or config.base_frame
-    link = goal.link or config.end_effector
+    link = tcp.moveit_link(config, goal.link)
     tol_p, tol_o = float(goal.position_tolerance_m), float(goal.orientation_tolerance_rad)
     if not (tol_p > 0.0 and tol_o > 0.0):
         raise BackendError('INVALID_GOAL', 'tolerances must be greater than 0')
-    target = pose_dict(goal.target)
+    target = pose_dict(tcp.to_parent(config, goal.link, goal.target))
     region = {'primitives': [{'type': SPHERE, 'dimensions': [tol_p]}],
               'primitive_poses': [{'position': target['position'],
                                    'orientation': {'x': 0.0, 'y': 0.0, 'z': 0.0, 'w': 1.0}}]}
@@ -144,9 +145,10 @@ def build_motion_plan_request(config: RobotConfig, goal: PoseGoal | JointGoal,
     vel, acc = check_scaling(config, goal.limits)
     if isinstance(goal, PoseGoal):
         constraints, attempts = pose_constraints(config, goal), int(goal.planning_attempts)
-        link = goal.link or config.end_effector
+        link = tcp.moveit_link(config, goal.link)
     else:
-        constraints, attempts, link = joint_constraints(config, goal), 1, config.end_effector
+        constraints, attempts = joint_constraints(config, goal), 1
+        link = tcp.moveit_link(config)
     request = {
         'workspace_parameters': workspace_parameters(config),
         'start_state': {'is_diff': True},
@@ -186,7 +188,7 @@ def build_fk_request(config: RobotConfig, frame: str, link: str,
     """Return a moveit_msgs/srv/GetPositionFK request dict for one link."""
     return {
         'header': header(frame or config.base_frame),
-        'fk_link_names': [link or config.end_effector],
+        'fk_link_names': [tcp.moveit_link(config, link)],
         'robot_state': {'joint_state': {'name': list(names),
                                         'position': [float(p) for p in positions]},
                         'is_diff': False},
