@@ -240,6 +240,7 @@ class GripResult:
     stalled: bool = False
     duration_s: float = 0.0
     details: Mapping[str, Any] = field(default_factory=dict)
+    force_source: str = 'measured'  # or 'commanded': no sensor; force_n is the command
 
     @property
     def succeeded(self) -> bool:

@@ -11,6 +11,7 @@ from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTI
 GRIP_OUTPUT = output_schema({
     'status': STR, 'message': STR, 'width_m': NUM, 'force_n': NUM, 'object_held': BOOL,
     'reached_goal': BOOL, 'stalled': BOOL, 'duration_s': NUM, 'requested_force_n': NUM,
+    'force_source': {'enum': ['measured', 'commanded']},
 }, ['status', 'message', 'width_m', 'force_n', 'object_held'])
 
 
@@ -18,7 +19,13 @@ def _grip_dict(r: GripResult) -> dict[str, Any]:
     return {'status': r.status.value, 'message': r.message, 'width_m': round(r.width_m, 5),
             'force_n': round(r.force_n, 2), 'object_held': r.object_held,
             'reached_goal': r.reached_goal, 'stalled': r.stalled,
-            'duration_s': round(r.duration_s, 3)}
+            'duration_s': round(r.duration_s, 3), 'force_source': r.force_source}
+
+
+def _force_text(r: GripResult) -> str:
+    if r.force_source == 'commanded':
+        return f'commanded effort {fmt(r.force_n, 1)} N (this gripper measures no force)'
+    return f'grip force {fmt(r.force_n, 1)} N'
 
 
 async def run_grasp(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -31,8 +38,8 @@ async def run_grasp(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     r = await ctx.backend.grasp(goal, ctx.progress)
     s = _grip_dict(r) | {'requested_force_n': goal.force_n}
     if r.succeeded and r.object_held:
-        return Outcome(f'Holding an object: finger gap {fmt(r.width_m * 1000, 1)} mm, grip force '
-                       f'{fmt(r.force_n, 1)} N (requested {fmt(goal.force_n, 1)} N).', s)
+        return Outcome(f'Holding an object: finger gap {fmt(r.width_m * 1000, 1)} mm, '
+                       f'{_force_text(r)} (requested {fmt(goal.force_n, 1)} N).', s)
     if not r.object_held and r.status in (GripStatus.SUCCEEDED, GripStatus.NO_OBJECT):
         return Outcome(
             f'No object: the fingers closed to {fmt(r.width_m * 1000, 1)} mm without '
@@ -40,7 +47,7 @@ async def run_grasp(ctx: CallContext, args: dict[str, Any]) -> Outcome:
             'between the fingers (check with get_object_pose), then grasp again.', s,
             is_error=True, error_code='NO_OBJECT')
     return Outcome(f'Grasp ended with {r.status}: {r.message}. Finger gap '
-                   f'{fmt(r.width_m * 1000, 1)} mm, force {fmt(r.force_n, 1)} N.', s,
+                   f'{fmt(r.width_m * 1000, 1)} mm, {_force_text(r)}.', s,
                    is_error=True)
 
 

@@ -1,26 +1,49 @@
-"""The gripper through ros2_control's GripperCommand or ParallelGripperCommand action."""
+"""
+The gripper through ros2_control's GripperCommand or ParallelGripperCommand action, honestly.
+
+What ros2_controllers' GripperActionController (gripper_action_controller_impl.hpp,
+hardware_interface_adapter.hpp) actually does shapes what is reported here:
+
+* On a position interface it writes a position only; the result's ``effort``
+  echoes the commanded ``max_effort``. So the force is reported as commanded
+  (``force_source: commanded``) unless ``ros.gripper_force_source: joint_effort``
+  says the finger joints' effort in /joint_states is a measurement.
+* It answers ``reached_goal`` once within ``goal_tolerance`` (0.01 per finger by
+  default): closing on an object narrower than ~20 mm looks "reached". The width
+  is therefore read from /joint_states once the fingers are still, and an object
+  is held when the fingers stopped short of the commanded width.
+* GripperCommand has no speed field: a slower closing ("gentle") cannot be
+  commanded and is refused; ParallelGripperCommand carries the velocity.
+"""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
+import time
 from typing import Any
 
 from mcp_ros_bridge.backends.port import (BackendError, GraspGoal, GripResult, GripStatus,
-                                          ProgressFn, ReleaseGoal)
+                                          JointStates, ProgressFn, ReleaseGoal)
 from mcp_ros_bridge.backends.ros import gripper_goals
 from mcp_ros_bridge.backends.ros.actions import ActionOutcome, GoalRunner
 from mcp_ros_bridge.backends.ros.messages import build_message, import_interface, message_to_dict
 from mcp_ros_bridge.catalog.robot import RobotConfig
 
 WIDTH_TOLERANCE_M = 0.002
+STANDARD_SPEED_MPS = 0.05  # GraspGoal's default: what GripperCommand's controller does anyway
+SETTLE_S, SETTLE_M = 1.0, 0.0002  # fingers count as still when the gap changes less
 
 
 class GripperInterface:
-    """Closes with a force limit and opens to a width; reports stall and reach."""
+    """Closes with a force limit and opens to a width; reports measured width and stall."""
 
-    def __init__(self, config: RobotConfig, runner: GoalRunner) -> None:
-        """Bind to the goal runner."""
+    def __init__(self, config: RobotConfig, runner: GoalRunner,
+                 read_joints: Callable[[], Awaitable[JointStates]] | None = None) -> None:
+        """Bind to the goal runner and a reader of the finger joint states."""
         self.config = config
         self._runner = runner
+        self._read_joints = read_joints
 
     async def _command(self, width_m: float, effort_n: float, speed_mps: float,
                        timeout_s: float, progress: ProgressFn | None
@@ -41,47 +64,89 @@ class GripperInterface:
             raise BackendError('INVALID_GOAL', f'width {width_m} m is outside '
                                f'[0, {self.config.gripper_max_width_m}] m')
 
+    def _check_speed(self, speed_mps: float) -> None:
+        if (gripper_goals.interface(self.config) == 'gripper_command'
+                and abs(speed_mps - STANDARD_SPEED_MPS) > 1e-9):
+            raise BackendError(
+                'UNSUPPORTED', f'a closing speed of {speed_mps * 1000:.0f} mm/s cannot be '
+                'commanded: control_msgs/GripperCommand has no speed field; nothing moved',
+                advice='use strategy "standard", or configure ros.gripper_interface: '
+                       'parallel_gripper_command for a gripper that takes a velocity',
+                details={'speed_mps': speed_mps})
+
     async def grasp(self, goal: GraspGoal, progress: ProgressFn | None) -> GripResult:
-        """Close until the fingers stall on an object or reach the target width."""
+        """Close until the fingers stop on an object or reach the target width."""
         lo, hi = self.config.gripper_min_force_n, self.config.gripper_max_force_n
         if not lo <= goal.force_n <= hi:
             raise BackendError('INVALID_GOAL', f'force {goal.force_n} N is outside [{lo}, {hi}] N',
                                details={'limit': 'gripper_force', 'min': lo, 'max': hi})
         target = 0.0 if goal.width_m is None else goal.width_m
         self._check_width(target)
+        self._check_speed(goal.speed_mps)
         outcome, result = await self._command(target, goal.force_n, goal.speed_mps,
                                               goal.timeout_s, progress)
-        return self._result(outcome, result, target, grasp=True)
+        return await self._result(outcome, result, target, goal.force_n, grasp=True)
 
     async def release(self, goal: ReleaseGoal, progress: ProgressFn | None) -> GripResult:
         """Open to the requested width."""
         self._check_width(goal.width_m)
         outcome, result = await self._command(goal.width_m, self.config.gripper_max_force_n,
                                               goal.speed_mps, goal.timeout_s, progress)
-        return self._result(outcome, result, goal.width_m, grasp=False)
+        return await self._result(outcome, result, goal.width_m,
+                                  self.config.gripper_max_force_n, grasp=False)
 
-    def _result(self, outcome: ActionOutcome, result: dict[str, Any], target: float,
-                grasp: bool) -> GripResult:
+    async def _measured(self) -> tuple[float, float] | None:
+        """Return (gap m, summed finger effort) once the fingers are still, or None."""
+        if self._read_joints is None or not self.config.gripper_joints:
+            return None
+        names, scale = self.config.gripper_joints, gripper_goals.position_scale(self.config)
+        last: float | None = None
+        start = time.monotonic()
+        while time.monotonic() - start < SETTLE_S:
+            try:
+                joints = await self._read_joints()
+            except BackendError:
+                return None
+            values = dict(zip(joints.names, zip(joints.positions, joints.efforts)))
+            if any(n not in values for n in names):
+                return None
+            gap = values[names[0]][0] / scale
+            if last is not None and abs(gap - last) < SETTLE_M:
+                return gap, sum(abs(values[n][1]) for n in names)
+            last = gap
+            await asyncio.sleep(0.05)
+        return None
+
+    async def _result(self, outcome: ActionOutcome, result: dict[str, Any], target: float,
+                      commanded_n: float, grasp: bool) -> GripResult:
         took = outcome.duration_s
         if outcome.status in ('TIMED_OUT', 'CANCELED') or not result:
             status = GripStatus.TIMED_OUT if outcome.status == 'TIMED_OUT' else GripStatus.STOPPED
             return GripResult(status, f'gripper goal {outcome.status.lower()}', width_m=0.0,
                               force_n=0.0, object_held=False, duration_s=took)
         state = gripper_goals.read_gripper_result(self.config, result)
-        held = grasp and gripper_goals.object_held(state, target)
-        reached = state.reached_goal or abs(state.width_m - target) <= WIDTH_TOLERANCE_M
+        measured = await self._measured()
+        width = measured[0] if measured is not None else state.width_m
+        if measured is not None and self.config.ros.gripper_force_source == 'joint_effort':
+            force, source = measured[1], 'measured'
+        else:
+            force, source = commanded_n, 'commanded'
+        held = grasp and width > target + gripper_goals.CLOSED_EPS_M
+        reached = abs(width - target) <= WIDTH_TOLERANCE_M
+        said = f'{force:.1f} N' if source == 'measured' else \
+            f'a commanded effort of {force:.1f} N (no force measurement)'
         if grasp:
             status = (GripStatus.SUCCEEDED if held else
                       GripStatus.NO_OBJECT if reached else GripStatus.FAILED)
-            message = (f'holding an object {state.width_m * 1000:.1f} mm wide with '
-                       f'{state.force_n:.1f} N' if held else
-                       'closed without stalling on an object' if reached else
-                       f'gripper {outcome.status.lower()} at {state.width_m * 1000:.1f} mm')
+            message = (f'holding an object {width * 1000:.1f} mm wide with {said}' if held else
+                       'closed without stopping on an object' if reached else
+                       f'gripper {outcome.status.lower()} at {width * 1000:.1f} mm')
         else:
             status = GripStatus.SUCCEEDED if reached else GripStatus.FAILED
-            message = f'opened to {state.width_m * 1000:.1f} mm' if reached else \
-                f'gripper stopped at {state.width_m * 1000:.1f} mm (asked {target * 1000:.1f})'
-        return GripResult(status, message, width_m=state.width_m, force_n=state.force_n,
-                          object_held=held, reached_goal=state.reached_goal,
-                          stalled=state.stalled, duration_s=took,
-                          details={'action_status': outcome.status})
+            message = f'opened to {width * 1000:.1f} mm' if reached else \
+                f'gripper stopped at {width * 1000:.1f} mm (asked {target * 1000:.1f})'
+        return GripResult(status, message, width_m=width, force_n=force, object_held=held,
+                          reached_goal=state.reached_goal, stalled=state.stalled,
+                          duration_s=took, force_source=source,
+                          details={'action_status': outcome.status,
+                                   'width_source': 'joint_states' if measured else 'result'})
