@@ -9,6 +9,7 @@ import logging
 import sys
 
 from mcp_ros_bridge import __version__
+from mcp_ros_bridge.backends.port import BackendError
 
 
 def _serve_args(p: argparse.ArgumentParser) -> None:
@@ -97,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f'mcp-ros-bridge: config error: {exc}', file=sys.stderr)
     except (ValueError, OSError, ImportError) as exc:
         print(f'mcp-ros-bridge: {exc}', file=sys.stderr)
+    except BackendError as exc:  # e.g. the end effector link is no link of the robot
+        print(f'mcp-ros-bridge: {exc}. {exc.advice}', file=sys.stderr)
     except KeyboardInterrupt:
         return 130
     return 2

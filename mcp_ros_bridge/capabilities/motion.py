@@ -128,11 +128,14 @@ async def run_stop(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Cancel whatever moves and hold; idempotent."""
     result = await ctx.backend.stop()
     stopped = ctx.preempted or result.status is MotionStatus.STOPPED
+    content = {'stopped_motion': stopped, 'status': result.status.value,
+               'message': result.message}
+    if result.status is MotionStatus.FAILED:  # the backend could not confirm the arm is still
+        return Outcome(f'Stop was sent but not confirmed: {result.message}. '
+                       f"{result.details.get('advice', '')}", content, is_error=True)
     text = ('Stopped the running motion; the arm holds its position.' if stopped
             else 'No motion was running; the arm holds its position.')
-    return Outcome(text + ' (This cancels goals; it is not an emergency stop.)',
-                   {'stopped_motion': stopped, 'status': result.status.value,
-                    'message': result.message})
+    return Outcome(text + ' (This cancels goals; it is not an emergency stop.)', content)
 
 
 _MOTION_PARAMS = frozenset({'velocity_scaling', 'idempotency_key'})

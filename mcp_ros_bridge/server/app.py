@@ -24,6 +24,7 @@ from mcp_ros_bridge.server.reload import CatalogWatcher
 
 log = logging.getLogger('mcp_ros_bridge')
 TOKEN_ENV = 'MCP_ROS_BRIDGE_TOKEN'
+READY_WAIT_S = 2.0  # how long serve waits for a ROS backend's sensors before serving
 
 
 @dataclass
@@ -66,6 +67,10 @@ async def build(options: ServeOptions, backend: RobotBackend | None = None
         backend = make_backend(options.backend, catalog.robot, sim_speed=options.sim_speed,
                                use_sim_time=options.use_sim_time)
     await backend.start()
+    ready = getattr(backend, 'wait_until_ready', None)  # ROS: sensors and the tip link
+    if ready is not None:
+        for note in await ready(READY_WAIT_S):
+            log.warning('%s', note)
     audit = AuditLog(options.audit_log or None)
     settings = CallSettings(approval_policy=options.approval_policy)
     return BridgeServer(catalog, backend, settings, audit), backend

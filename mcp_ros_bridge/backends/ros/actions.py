@@ -85,6 +85,11 @@ class GoalRunner:
         return self._clients[key]
 
     @property
+    def stop_count(self) -> int:
+        """Return how many times :meth:`cancel_all` ran (a stop between two goals shows)."""
+        return self._stops
+
+    @property
     def active_count(self) -> int:
         """Return how many accepted goals are still running."""
         return len(self._active)

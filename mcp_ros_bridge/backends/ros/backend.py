@@ -18,8 +18,11 @@ from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGo
                                           GripResult, Image, JointGoal, JointStates,
                                           MotionLimits, MotionResult, MotionStatus, Pose, PoseGoal,
                                           ProgressFn, ReleaseGoal, WrenchSamples)
+from mcp_ros_bridge.backends.ros import verify
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.catalog.ros_settings import Topic
+
+STOP_CONFIRM_S = 2.0  # how long stop() waits for joint states to show a still arm
 
 
 class RosBackend:
@@ -54,6 +57,7 @@ class RosBackend:
         from mcp_ros_bridge.backends.ros.actions import GoalRunner
         from mcp_ros_bridge.backends.ros.bindings import DeclaredBindings
         from mcp_ros_bridge.backends.ros.gripper import GripperInterface
+        from mcp_ros_bridge.backends.ros.halt import Halter
         from mcp_ros_bridge.backends.ros.moveit import MoveItInterface
         from mcp_ros_bridge.backends.ros.runtime import RosRuntime
         from mcp_ros_bridge.backends.ros.sensors import JointStateCache, WrenchBuffer
@@ -69,9 +73,12 @@ class RosBackend:
         self._subscribe_sensors(runtime, joints, wrench)
         runner = GoalRunner(runtime)
         self._parts['runner'] = runner
+        event = self.config.ros.topics['trajectory_execution_event']
+        self._parts['halt'] = Halter(node, event.name)
         self._parts['moveit'] = MoveItInterface(self.config, runner, node,
-                                                runtime.clients_group, self._guard)
-        self._parts['gripper'] = GripperInterface(self.config, runner)
+                                                runtime.clients_group, self._guard,
+                                                halt=self._parts['halt'].send)
+        self._parts['gripper'] = GripperInterface(self.config, runner, self._finger_states)
         self._parts['bindings'] = DeclaredBindings(runtime, runner)
 
     def _subscribe_sensors(self, runtime: Any, joints: Topic, wrench: Topic) -> None:
@@ -135,6 +142,26 @@ class RosBackend:
                                         for c in caches))
         return [c.topic for c, ok in zip(caches, waited) if not ok]
 
+    async def wait_until_ready(self, timeout_s: float) -> list[str]:
+        """
+        Wait for the sensors and check the end effector link; return what is not ready.
+
+        Raises ``INVALID_LINK_NAME`` when MoveIt answers that the configured tip
+        is no link of the robot: the bridge refuses to serve motions to it.
+        """
+        async def tip() -> str:
+            try:
+                await asyncio.wait_for(self._part('moveit').check_link(), timeout_s)
+            except asyncio.TimeoutError:
+                return 'the end effector link is not checked yet: compute_fk did not answer'
+            except BackendError as err:
+                if err.code == 'INVALID_LINK_NAME':
+                    raise
+                return f'the end effector link is not checked yet: {err.message}'
+            return ''
+        silent, unchecked = await asyncio.gather(self.wait_for_sensors(timeout_s), tip())
+        return [f'no data yet on {t}' for t in silent] + ([unchecked] if unchecked else [])
+
     def _guard(self, limits: MotionLimits) -> Any:
         from mcp_ros_bridge.backends.ros.guard import ForceGuard
         max_age = self.config.limits.sensor_max_age_s
@@ -146,6 +173,10 @@ class RosBackend:
     async def joint_states(self) -> JointStates:
         """Return the newest joint states; SENSOR_STALE when older than the max age."""
         return self._fresh('joints').read(self.config.arm_joints, self._runtime.now_s(),
+                                          self.config.limits.sensor_max_age_s)
+
+    async def _finger_states(self) -> JointStates:
+        return self._fresh('joints').read(self.config.gripper_joints, self._runtime.now_s(),
                                           self.config.limits.sensor_max_age_s)
 
     async def wrench_samples(self, count: int) -> WrenchSamples:
@@ -160,46 +191,76 @@ class RosBackend:
                                              list(joints.positions))
 
     async def tip_poses(self, joint_rows: Sequence[Sequence[float]]) -> list[Pose]:
-        """Refuse: this backend has no kinematic model of the arm yet."""
-        raise BackendError('UNAVAILABLE', 'this backend has no kinematic model for tip poses',
-                           advice='use the simulation backend for path-checked motion')
+        """Return the TCP pose in the base frame per row of arm joints (MoveIt's compute_fk)."""
+        return await self._part('moveit').tip_poses(joint_rows)
 
     async def _finish(self, result: MotionResult) -> MotionResult:
+        """Attach the measured joints and tip pose; a success that cannot be read is not one."""
         from mcp_ros_bridge.backends.ros.moveit import best_effort
         joints, error = await best_effort(self.joint_states(), 1.0)
         if joints is not None:
             pose, error = await best_effort(self._part('moveit').fk(
-                self.config.base_frame, '', list(joints.names), list(joints.positions)), 1.5)
+                self.config.base_frame, '', list(joints.names), list(joints.positions)), 2.0)
             result = replace(result, joint_positions=dict(zip(joints.names, joints.positions)),
                              final_pose=pose)
         if error:
             result = replace(result, details={'final_state_error': error, **result.details})
+            return verify.unverified(result, error)
         return result
 
     async def move_to_pose(self, goal: PoseGoal,
                            progress: ProgressFn | None = None) -> MotionResult:
-        """Plan and execute a motion to a pose through MoveGroup."""
-        return await self._finish(await self._part('moveit').move(goal, progress))
+        """Plan and execute a motion to a pose through MoveGroup; verify where it ended."""
+        await self._part('moveit').check_link(goal.link)
+        result = await self._finish(await self._part('moveit').move(goal, progress))
+        target = replace(goal.target, frame_id=goal.target.frame_id or self.config.base_frame)
+        return verify.check_pose(result, target, goal.position_tolerance_m,
+                                 goal.orientation_tolerance_rad)
 
     async def move_to_joints(self, goal: JointGoal,
                              progress: ProgressFn | None = None) -> MotionResult:
-        """Plan and execute a motion to joint positions through MoveGroup."""
-        return await self._finish(await self._part('moveit').move(goal, progress))
+        """Plan and execute a motion to joint positions through MoveGroup; verify the joints."""
+        await self._part('moveit').check_link()
+        result = await self._finish(await self._part('moveit').move(goal, progress))
+        return verify.check_joints(result, goal.positions, goal.tolerance_rad)
 
     async def follow_cartesian_path(self, goal: CartesianGoal,
                                     progress: ProgressFn | None = None) -> MotionResult:
-        """Compute and execute a Cartesian path (refused below ``min_fraction``)."""
-        return await self._finish(await self._part('moveit').follow_path(goal, progress))
+        """Compute and execute a Cartesian path (refused below ``min_fraction``); verify it."""
+        await self._part('moveit').check_link(goal.link)
+        result = await self._finish(await self._part('moveit').follow_path(goal, progress))
+        if result.fraction < 1.0 or not goal.waypoints:
+            return result
+        last = goal.waypoints[-1]
+        target = replace(last, frame_id=last.frame_id or self.config.base_frame)
+        return verify.check_pose(result, target, goal.max_step_m, 0.01)
 
     async def stop(self) -> MotionResult:
-        """Cancel every running goal (not an emergency stop); idempotent."""
+        """
+        Halt the arm and confirm it from joint states (not an emergency stop); idempotent.
+
+        Sends move_group's execution "stop" event (the only thing that halts an
+        ExecuteTrajectory), cancels every running goal (a cancelled MoveGroup
+        goal stops too), then waits until every arm joint is still.
+        """
         if self._runtime is None:
             return MotionResult(MotionStatus.IDLE,
                                 'the ROS backend is not running; nothing to stop')
+        halt = self._part('halt')
+        halt.send()
         count = await self._part('runner').cancel_all()
-        message = f'cancelled {count} running goal(s)' if count else 'no motion was running'
-        return MotionResult(MotionStatus.STOPPED if count else MotionStatus.IDLE, message,
-                            details={'cancelled_goals': count})
+        still, waited, why = await halt.until_still(self.joint_states, STOP_CONFIRM_S)
+        details = {'cancelled_goals': count, 'waited_s': round(waited, 3)}
+        if not still:
+            return MotionResult(MotionStatus.FAILED,
+                                f'stop sent on {halt.topic} and {count} goal(s) cancelled, but '
+                                f'the arm is not confirmed still after {waited:.1f} s: {why}',
+                                details={**details, 'code': 'STOP_UNCONFIRMED',
+                                         'advice': 'use the emergency stop of the robot; '
+                                                   'check get_joint_states'})
+        what = f'cancelled {count} running goal(s)' if count else 'no motion was running'
+        return MotionResult(MotionStatus.STOPPED if count else MotionStatus.IDLE,
+                            f'{what}; joint states confirm the arm is still', details=details)
 
     async def grasp(self, goal: GraspGoal, progress: ProgressFn | None = None) -> GripResult:
         """Close the gripper with a force limit."""

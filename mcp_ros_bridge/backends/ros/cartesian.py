@@ -5,13 +5,12 @@ They build the GetCartesianPath request and the ExecuteTrajectory goal.
 
 Humble's ``compute_cartesian_path`` has no scaling fields and returns a
 full-speed trajectory, so :func:`retime_trajectory` slows it down to the
-requested scaling (and Cartesian speed) before it is executed.
+requested scaling before it is checked and executed.
 """
 
 from __future__ import annotations
 
-from itertools import pairwise
-from math import dist, floor, sqrt
+from math import floor, sqrt
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, CartesianGoal
@@ -80,24 +79,14 @@ def _duration(seconds: float) -> dict[str, int]:
     return {'sec': sec, 'nanosec': round((seconds - sec) * 1e9) % 1_000_000_000}
 
 
-def path_length(waypoints: list[dict[str, Any]]) -> float:
-    """Return the length (m) of the polyline through waypoint pose dicts."""
-    pts = [(w['position']['x'], w['position']['y'], w['position']['z']) for w in waypoints]
-    return sum(dist(a, b) for a, b in pairwise(pts))
-
-
-def retime_factor(duration_s: float, velocity_scaling: float, acceleration_scaling: float,
-                  length_m: float = 0.0, max_speed_mps: float | None = None) -> float:
+def retime_factor(velocity_scaling: float, acceleration_scaling: float) -> float:
     """
-    Return how much longer a full-speed trajectory must take (>= 1).
+    Return how much longer a full-speed trajectory must take (>= 1) for the scaling.
 
-    Time scales by 1/v for velocity and 1/sqrt(a) for acceleration; with a
-    Cartesian speed limit the mean speed along the path is kept below it.
+    Time scales by 1/v for velocity and 1/sqrt(a) for acceleration; the tip
+    speed cap is applied on the checked plan (:mod:`.plan_check`).
     """
-    factor = max(1.0 / velocity_scaling, 1.0 / sqrt(acceleration_scaling))
-    if max_speed_mps and duration_s > 0.0 and length_m > 0.0:
-        factor = max(factor, length_m / (max_speed_mps * duration_s))
-    return factor
+    return max(1.0 / velocity_scaling, 1.0 / sqrt(acceleration_scaling))
 
 
 def retime_trajectory(trajectory: dict[str, Any], factor: float) -> dict[str, Any]:

@@ -24,8 +24,9 @@ CODES: dict[int, str] = {
 }
 
 ADVICE: dict[str, str] = {
-    'PLANNING_FAILED': 'no collision-free path was found; try a nearby target, another '
-                       'orientation, or move to a clearer pose first',
+    'PLANNING_FAILED': 'MoveIt found no valid plan: the target may be blocked or unreachable '
+                       'with this orientation; try a nearby target, another orientation, or '
+                       'move to a clearer pose first',
     'INVALID_MOTION_PLAN': 'the plan became invalid; read the robot state and retry',
     'MOTION_PLAN_INVALIDATED_BY_ENVIRONMENT_CHANGE':
         'the scene changed during the motion; check for new obstacles and plan again',
@@ -45,7 +46,8 @@ ADVICE: dict[str, str] = {
                                  'relax the tolerance',
     'GOAL_STATE_INVALID': 'the goal state is invalid (e.g. beyond joint limits)',
     'UNRECOGNIZED_GOAL_TYPE': 'the planner did not understand the goal',
-    'INVALID_GROUP_NAME': 'the planning group in robot.yaml does not exist in MoveIt',
+    'INVALID_GROUP_NAME': 'the planning group in robot.yaml (moveit.group) does not exist in '
+                          "MoveIt's SRDF; nothing moved. Fix the configuration, not the goal",
     'INVALID_GOAL_CONSTRAINTS': 'the goal is malformed; check frame and link names',
     'INVALID_ROBOT_STATE': 'the robot state is invalid; read joint states and retry',
     'INVALID_LINK_NAME': 'a link name is unknown to MoveIt; check robot.yaml frames',
@@ -62,11 +64,17 @@ ADVICE: dict[str, str] = {
     'UNDEFINED': 'MoveIt returned no error code',
 }
 
-# Codes that only occur before the arm moves (planning or request problems).
-_EXECUTION_CODES = frozenset({
-    'CONTROL_FAILED', 'MOTION_PLAN_INVALIDATED_BY_ENVIRONMENT_CHANGE', 'PREEMPTED',
-    'TIMED_OUT', 'GOAL_CONSTRAINTS_VIOLATED',
-})
+# Advice where a code means something else while planning (nothing moved yet): OMPL
+# answers TIMED_OUT when planning ran out of time; FAILURE comes from an unknown
+# pipeline or a planner exception (move_action_capability.cpp).
+PLANNING_ADVICE: dict[str, str] = {
+    'TIMED_OUT': 'planning ran out of time before a path was found; nothing moved. Allow more '
+                 'planning time or choose a target closer to the current pose',
+    'FAILURE': 'move_group could not plan the request (unknown planning pipeline or a planner '
+               'error); nothing moved. Check moveit.pipeline_id/planner_id in robot.yaml and '
+               'the move_group log',
+    'PREEMPTED': 'the request was cancelled before a plan was executed; nothing moved',
+}
 
 
 def code_name(value: int) -> str:
@@ -74,11 +82,9 @@ def code_name(value: int) -> str:
     return CODES.get(int(value), f'CODE_{int(value)}')
 
 
-def advice_for(value: int) -> str:
-    """Return one sentence an agent can act on for a MoveIt error code value."""
-    return ADVICE.get(code_name(value), 'MoveIt reported an unknown error code')
-
-
-def is_execution_failure(value: int) -> bool:
-    """Return True when the code can be reported after the arm started moving."""
-    return code_name(value) in _EXECUTION_CODES
+def advice_for(value: int, stage: str = '') -> str:
+    """Return one sentence an agent can act on for a code (``stage``: planning, execution)."""
+    name = code_name(value)
+    if stage == 'planning' and name in PLANNING_ADVICE:
+        return PLANNING_ADVICE[name]
+    return ADVICE.get(name, 'MoveIt reported an unknown error code')

@@ -171,13 +171,13 @@ def build_motion_plan_request(config: RobotConfig, goal: PoseGoal | JointGoal,
 
 
 def build_move_group_goal(config: RobotConfig, goal: PoseGoal | JointGoal,
-                          distro: str) -> dict[str, Any]:
-    """Return a moveit_msgs/action/MoveGroup goal dict that plans and executes."""
+                          distro: str, plan_only: bool = False) -> dict[str, Any]:
+    """Return a moveit_msgs/action/MoveGroup goal dict that plans (and executes)."""
     return {
         'request': build_motion_plan_request(config, goal, check_distro(distro)),
         'planning_options': {
             'planning_scene_diff': {'is_diff': True, 'robot_state': {'is_diff': True}},
-            'plan_only': False, 'look_around': False, 'replan': False,
+            'plan_only': bool(plan_only), 'look_around': False, 'replan': False,
             'replan_attempts': 0, 'replan_delay': 0.0,
         },
     }

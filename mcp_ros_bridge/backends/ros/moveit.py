@@ -11,13 +11,13 @@ where MoveIt is absent (calls then raise ``UNSUPPORTED``).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import replace
-import math
 from typing import Any
 
-from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionResult,
-                                          MotionStatus, Pose, PoseGoal, ProgressFn)
-from mcp_ros_bridge.backends.ros import cartesian, error_codes, goals
+from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionLimits,
+                                          MotionResult, MotionStatus, Pose, PoseGoal, ProgressFn)
+from mcp_ros_bridge.backends.ros import cartesian, error_codes, goals, plan_check, tcp
 from mcp_ros_bridge.backends.ros.actions import ActionOutcome, call_service, GoalRunner
 from mcp_ros_bridge.backends.ros.guard import ForceGuard
 from mcp_ros_bridge.backends.ros.messages import (build_message, detect_distro, import_interface,
@@ -26,18 +26,21 @@ from mcp_ros_bridge.catalog.robot import RobotConfig
 
 STATES = {'PLANNING': (0.1, 'planning'), 'MONITOR': (0.4, 'executing'),
           'LOOK': (0.2, 'looking around'), 'IDLE': (0.95, 'finishing')}
-SUCCESS = 1
+SUCCESS, PREEMPTED = 1, -7
+FK_CONCURRENCY = 8  # compute_fk requests in flight at once for a whole trajectory
 
 
 class MoveItInterface:
     """Plans and executes motions through MoveIt's action and service interfaces."""
 
     def __init__(self, config: RobotConfig, runner: GoalRunner, node: Any, group: Any,
-                 make_guard: Any) -> None:
-        """Bind to the node, its client callback group, the runner and a guard factory."""
+                 make_guard: Any, halt: Callable[[], None] | None = None) -> None:
+        """Bind to the node, its client group, the runner, a guard factory and a halt."""
         self.config = config
         self._runner, self._node, self._group = runner, node, group
         self._make_guard = make_guard
+        self._halt = halt  # what stops an execution that ignores cancel
+        self._known_links: set[str] = set()
         self._services: dict[str, Any] = {}
         self._distro: str | None = None
 
@@ -60,23 +63,65 @@ class MoveItInterface:
 
     async def move(self, goal: PoseGoal | JointGoal,
                    progress: ProgressFn | None) -> MotionResult:
-        """Plan and execute a pose or joint goal through MoveGroup."""
-        data = goals.build_move_group_goal(self.config, goal, self.distro())
+        """
+        Plan a pose or joint goal (MoveGroup, plan only), check the plan, execute it.
+
+        Any error from a plan-only MoveGroup goal is a planning error: nothing
+        moved (move_group publishes MONITOR only when a plan goes to execution,
+        move_action_capability.cpp).
+        """
+        data = goals.build_move_group_goal(self.config, goal, self.distro(), plan_only=True)
+        stops = self._runner.stop_count
         action = import_interface('moveit_msgs/action/MoveGroup', 'action')
         name = self.config.ros.actions['move_group']
-        result = await self._execute(action, name, data, goal.limits, progress,
-                                     planned=False)
-        if isinstance(goal, PoseGoal) and result.final_pose is not None:
-            target = goal.target
-            if result.final_pose.frame_id == (target.frame_id or self.config.base_frame):
-                result = replace(result, position_error_m=math.dist(result.final_pose.position,
-                                                                    target.position))
+        outcome = await self._runner.run(
+            self._runner.client(action, name), build_message(action.Goal, data), name=name,
+            timeout_s=goal.limits.timeout_s, describe=lambda fb: STATES.get(fb.state),
+            progress=progress)
+        if outcome.status == 'CANCELED':
+            return MotionResult(MotionStatus.STOPPED, 'stopped while planning; nothing moved',
+                                duration_s=outcome.duration_s)
+        if outcome.status == 'TIMED_OUT':
+            raise BackendError('TIMED_OUT', f'no plan within {outcome.duration_s:.1f} s; '
+                               'nothing moved', advice=error_codes.advice_for(-6, 'planning'))
+        code = outcome.result.error_code.val if outcome.result is not None else 99999
+        if outcome.status != 'SUCCEEDED' or code != SUCCESS:
+            raise self._error(code, f'MoveIt {outcome.status.lower()} the goal while planning',
+                              'planning')
+        plan = message_to_dict(outcome.result.planned_trajectory)
+        return await self._run_checked(plan, goal.limits, progress, stops)
+
+    async def _run_checked(self, plan: dict[str, Any], limits: MotionLimits,
+                           progress: ProgressFn | None, stops: int) -> MotionResult:
+        """Check every sample of ``plan`` (joints, tip pose, tip speed), then execute it."""
+        times, rows = plan_check.samples(self.config, plan)
+        if not rows:
+            return MotionResult(MotionStatus.SUCCEEDED, 'MoveIt planned no motion: the goal is met')
+        plan_check.check_joint_limits(self.config, times, rows)
+        poses = await self.tip_poses(rows)
+        if limits.path_check is not None:
+            limits.path_check(poses, times)
+        peak = plan_check.peak_tip_speed(poses, times)
+        factor = plan_check.speed_factor(peak, limits.max_cartesian_speed_mps)
+        details: dict[str, Any] = {'checked_samples': len(rows),
+                                   'planned_peak_tip_speed_mps': round(peak, 4)}
+        if factor > 1.0:
+            plan = cartesian.retime_trajectory(plan, factor)
+            details['retimed_by'] = round(factor, 3)
+        if self._runner.stop_count != stops:  # a stop arrived while planning or checking
+            return MotionResult(MotionStatus.STOPPED, 'stopped before execution; nothing moved')
+        action = import_interface('moveit_msgs/action/ExecuteTrajectory', 'action')
+        name = self.config.ros.actions['execute_trajectory']
+        result = await self._execute(action, name,
+                                     cartesian.build_execute_goal(plan, self.distro()),
+                                     limits, progress)
+        result = replace(result, details={**result.details, **details})
         return result
 
     async def follow_path(self, goal: CartesianGoal,
                           progress: ProgressFn | None) -> MotionResult:
         """Compute a Cartesian path, refuse it below ``min_fraction``, then execute it."""
-        distro = self.distro()
+        distro, stops = self.distro(), self._runner.stop_count
         request = cartesian.build_cartesian_path_request(self.config, goal, distro)
         cls, client, name = self._service('cartesian_path', 'moveit_msgs/srv/GetCartesianPath')
         if progress is not None:
@@ -93,43 +138,44 @@ class MoveItInterface:
                                 fraction=response.fraction,
                                 details={'advice': 'move obstacles, shorten the path or '
                                                    'choose waypoints closer to the base'})
-        trajectory: Any = response.solution
-        if distro == 'humble':
-            plain = message_to_dict(trajectory)
-            factor = cartesian.retime_factor(
-                cartesian.trajectory_duration(plain), goal.limits.velocity_scaling,
-                goal.limits.acceleration_scaling, cartesian.path_length(request['waypoints']),
-                goal.limits.max_cartesian_speed_mps)
-            trajectory = cartesian.retime_trajectory(plain, factor)
-        action = import_interface('moveit_msgs/action/ExecuteTrajectory', 'action')
-        name = self.config.ros.actions['execute_trajectory']
-        result = await self._execute(action, name,
-                                     cartesian.build_execute_goal(trajectory, distro),
-                                     goal.limits, progress, planned=True)
+        plan = message_to_dict(response.solution)
+        if distro == 'humble':  # Humble's service returns a full-speed trajectory
+            factor = cartesian.retime_factor(goal.limits.velocity_scaling,
+                                             goal.limits.acceleration_scaling)
+            plan = cartesian.retime_trajectory(plan, factor)
+        result = await self._run_checked(plan, goal.limits, progress, stops)
         return replace(result, fraction=response.fraction)
 
     async def _execute(self, action: Any, name: str, data: dict[str, Any], limits: Any,
-                       progress: ProgressFn | None, planned: bool) -> MotionResult:
+                       progress: ProgressFn | None) -> MotionResult:
         goal_msg = build_message(action.Goal, data)
-        seen: set[str] = set()
 
         def describe(feedback: Any) -> tuple[float, str] | None:
-            seen.add(feedback.state)
             return STATES.get(feedback.state)
 
         async with self._make_guard(limits) as guard:
-            outcome = await self._runner.run(
-                self._runner.client(action, name), goal_msg, name=name,
-                timeout_s=limits.timeout_s, interrupt=guard.event, describe=describe,
-                progress=progress)
-        result = replace(self._interpret(outcome, guard, planned or 'MONITOR' in seen),
+            halting = asyncio.ensure_future(self._halt_when(guard.event))
+            try:
+                outcome = await self._runner.run(
+                    self._runner.client(action, name), goal_msg, name=name,
+                    timeout_s=limits.timeout_s, interrupt=guard.event, describe=describe,
+                    progress=progress)
+            finally:
+                halting.cancel()
+        result = replace(self._interpret(outcome, guard),
                          peak_force_n=guard.peak_n if guard.peak_n > 0.0 else None)
         if progress is not None and result.succeeded:
             await progress(1.0, 'motion finished')
         return result
 
-    def _interpret(self, outcome: ActionOutcome, guard: ForceGuard,
-                   executing: bool) -> MotionResult:
+    async def _halt_when(self, event: asyncio.Event) -> None:
+        """Send the execution stop as soon as the force guard trips (cancel alone may not)."""
+        await event.wait()
+        if self._halt is not None:
+            self._halt()
+
+    def _interpret(self, outcome: ActionOutcome, guard: ForceGuard) -> MotionResult:
+        """Read how an ExecuteTrajectory goal ended (the plan was made and checked before)."""
         took = outcome.duration_s
         if guard.contact:
             return MotionResult(MotionStatus.CONTACT_ABORT,
@@ -151,18 +197,51 @@ class MoveItInterface:
         code = outcome.result.error_code.val if outcome.result is not None else 99999
         if outcome.status == 'SUCCEEDED' and code == SUCCESS:
             return MotionResult(MotionStatus.SUCCEEDED, 'motion finished', duration_s=took)
-        if not executing and not error_codes.is_execution_failure(code):
-            raise self._error(code, f'MoveIt {outcome.status.lower()} the goal')
-        return MotionResult(MotionStatus.FAILED, f'{error_codes.code_name(code)}: '
-                            f'{error_codes.advice_for(code)}', duration_s=took,
-                            details={'code': error_codes.code_name(code),
-                                     'advice': error_codes.advice_for(code)})
+        if code == PREEMPTED:  # move_group halted the execution on a stop or cancel
+            return MotionResult(MotionStatus.STOPPED, 'the motion was stopped', duration_s=took)
+        advice = error_codes.advice_for(code, 'execution')
+        return MotionResult(MotionStatus.FAILED, f'{error_codes.code_name(code)}: {advice}',
+                            duration_s=took,
+                            details={'code': error_codes.code_name(code), 'advice': advice})
 
     @staticmethod
-    def _error(code: int, what: str) -> BackendError:
+    def _error(code: int, what: str, stage: str = '') -> BackendError:
         name = error_codes.code_name(code)
-        return BackendError(name, f'{what}: {name}', advice=error_codes.advice_for(code),
+        return BackendError(name, f'{what}: {name}', advice=error_codes.advice_for(code, stage),
                             details={'moveit_error_code': int(code)})
+
+    async def check_link(self, link: str = '') -> None:
+        """
+        Refuse a tip link MoveIt does not know (once per link; FK at the home pose).
+
+        For a pose goal on an unknown link MoveIt answers SUCCESS without moving
+        (the constraint on it is skipped, so the goal counts as satisfied).
+        """
+        asked = tcp.moveit_link(self.config, link)
+        if asked in self._known_links:
+            return
+        try:
+            await self.fk(self.config.base_frame, link, list(self.config.arm_joints),
+                          list(self.config.home))
+        except BackendError as err:
+            if err.code != 'INVALID_LINK_NAME':
+                raise
+            raise BackendError(
+                'INVALID_LINK_NAME', f'link {asked!r} is not in the robot description MoveIt '
+                'loaded; nothing was sent', advice='set frames.end_effector in robot.yaml to a '
+                'link of the robot, or ros.tcp: {parent_link, offset_xyz} for a tool point '
+                'that is not a link (panda_hand + [0, 0, 0.1034] for panda_hand_tcp)',
+                details={'link': asked}) from None
+        self._known_links.add(asked)
+
+    async def tip_poses(self, rows: Any) -> list[Pose]:
+        """Return the TCP pose in the base frame for each row of arm joints (batched FK)."""
+        names, gate = list(self.config.arm_joints), asyncio.Semaphore(FK_CONCURRENCY)
+
+        async def one(row: Any) -> Pose:
+            async with gate:
+                return await self.fk(self.config.base_frame, '', names, list(row))
+        return list(await asyncio.gather(*(one(r) for r in rows)))
 
     async def fk(self, frame: str, link: str, names: list[str],
                  positions: list[float]) -> Pose:
@@ -172,11 +251,13 @@ class MoveItInterface:
         response = await call_service(client, build_message(cls.Request, request), name=name,
                                       timeout_s=2.0)
         if response.error_code.val != SUCCESS or not response.pose_stamped:
-            raise self._error(response.error_code.val, 'compute_fk failed')
+            asked = tcp.moveit_link(self.config, link)
+            raise self._error(response.error_code.val, f'compute_fk for link {asked!r} failed')
         ps = response.pose_stamped[0]
         p, q = ps.pose.position, ps.pose.orientation
-        return Pose((p.x, p.y, p.z), (q.w, q.x, q.y, q.z), ps.header.frame_id,
-                    ps.header.stamp.sec + ps.header.stamp.nanosec * 1e-9)
+        return tcp.from_parent(self.config, link, Pose(
+            (p.x, p.y, p.z), (q.w, q.x, q.y, q.z), ps.header.frame_id,
+            ps.header.stamp.sec + ps.header.stamp.nanosec * 1e-9))
 
 
 async def best_effort(coro: Any, timeout_s: float) -> tuple[Any, str]:

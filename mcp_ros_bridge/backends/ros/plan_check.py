@@ -1,0 +1,73 @@
+"""
+Plan, check, execute: the checks a planned MoveIt trajectory passes before it may run.
+
+MoveIt 2 Jazzy enforces neither a Cartesian tip speed (move_group and the
+Cartesian path service ignore ``max_cartesian_speed``) nor the workspace box on
+the path (``workspace_parameters`` bounds only mobile-base joints in OMPL). So
+every sample of a plan is checked here: joint limits, the envelope's per-pose
+check on the tip pose (FK), and the tip speed, which a uniform retiming brings
+under the cap. Pure functions over RobotTrajectory dicts; no ROS import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+import math
+from typing import Any
+
+from mcp_ros_bridge.backends.port import BackendError, Pose
+from mcp_ros_bridge.catalog.robot import RobotConfig
+
+SPEED_MARGIN = 1.02  # retime a little below the cap, not onto it
+
+
+def seconds(duration: dict[str, Any]) -> float:
+    """Return a builtin_interfaces/Duration dict in seconds."""
+    return float(duration.get('sec', 0)) + float(duration.get('nanosec', 0)) * 1e-9
+
+
+def samples(config: RobotConfig, trajectory: dict[str, Any]
+            ) -> tuple[list[float], list[list[float]]]:
+    """Return (times, arm joint rows in robot.yaml order) of a RobotTrajectory dict."""
+    jt = trajectory.get('joint_trajectory', {})
+    names = list(jt.get('joint_names', []))
+    missing = [n for n in config.arm_joints if n not in names]
+    points = jt.get('points', [])
+    if missing and points:
+        raise BackendError('INVALID_MOTION_PLAN', f'the plan has no values for {missing}',
+                           advice='check moveit.group in robot.yaml: it must move the arm joints')
+    index = [names.index(n) for n in config.arm_joints] if points else []
+    times = [seconds(p.get('time_from_start', {})) for p in points]
+    rows = [[float(p['positions'][i]) for i in index] for p in points]
+    return times, rows
+
+
+def check_joint_limits(config: RobotConfig, times: Sequence[float],
+                       rows: Sequence[Sequence[float]]) -> None:
+    """Refuse a plan with any sample beyond a joint's limits less the configured margin."""
+    margin = config.limits.joint_limit_margin_rad
+    for k, row in enumerate(rows):
+        for name, q, (lo, hi) in zip(config.arm_joints, row, config.arm_position_limits):
+            if not lo + margin <= q <= hi - margin:
+                raise BackendError(
+                    'LIMIT_EXCEEDED', f'the planned path puts {name} at {q:.4f} rad at '
+                    f't={times[k]:.3f} s (sample {k + 1} of {len(rows)}), outside '
+                    f'[{lo + margin:.4f}, {hi - margin:.4f}]; nothing moved',
+                    advice='choose a target that keeps the joints away from their limits',
+                    details={'limit': 'joint_limits', 'joint': name, 'value': q})
+
+
+def peak_tip_speed(poses: Sequence[Pose], times: Sequence[float]) -> float:
+    """Return the highest tip speed (m/s) between consecutive samples."""
+    peak = 0.0
+    for a, b, ta, tb in zip(poses, poses[1:], times, times[1:]):
+        if tb > ta:
+            peak = max(peak, math.dist(a.position, b.position) / (tb - ta))
+    return peak
+
+
+def speed_factor(peak_mps: float, cap_mps: float | None) -> float:
+    """Return how much slower the plan must run to keep the tip under ``cap_mps`` (>= 1)."""
+    if not cap_mps or peak_mps <= cap_mps:
+        return 1.0
+    return peak_mps / cap_mps * SPEED_MARGIN
