@@ -22,6 +22,7 @@ class FibonacciServers:
     def __init__(self, peer, prefix):
         """Create every behaviour under ``prefix`` on ``peer``."""
         node, group = peer.node, ReentrantCallbackGroup()
+        self.peer = peer
         self.progressed = threading.Event()   # set by the test's progress callback
         self.executing = threading.Event()    # a hold goal is executing
         self.cancelled = threading.Event()    # a hold goal saw its cancel request

@@ -133,6 +133,7 @@ async def test_task_cancellation_cancels_the_goal_then_propagates(setup):
 
 async def test_stop_cancels_running_goals_and_is_idempotent(setup):
     backend, servers, prefix = setup
+    ros_support.SensorPublisher(servers.peer, backend.config)  # joint states confirm the stop
     task = asyncio.ensure_future(
         backend.send_action_goal(binding(prefix, 'hold'), {'order': 1}))
     assert await wait_thread_event(servers.executing)
@@ -142,6 +143,13 @@ async def test_stop_cancels_running_goals_and_is_idempotent(setup):
     assert out['status'] == 'CANCELED'
     second = await backend.stop()
     assert second.details['cancelled_goals'] == 0
+
+
+async def test_stop_without_joint_states_is_not_reported_as_stopped(setup):
+    backend, _, _ = setup
+    result = await backend.stop()
+    assert result.status == 'FAILED' and result.details['code'] == 'STOP_UNCONFIRMED'
+    assert 'emergency stop' in result.details['advice']
 
 
 async def test_absent_server_is_unavailable_within_the_timeout(setup):

@@ -7,7 +7,6 @@ checks run wherever rclpy imports, without MoveIt.
 
 from types import SimpleNamespace
 
-from mcp_ros_bridge.backends.port import BackendError
 from mcp_ros_bridge.backends.ros import error_codes, gripper_goals
 import pytest
 import ros_support
@@ -38,37 +37,40 @@ def iface():
 
 
 def test_success(iface):
-    result = iface._interpret(outcome('SUCCEEDED', 1), guard(), executing=True)
+    result = iface._interpret(outcome('SUCCEEDED', 1), guard())
     assert result.status == 'SUCCEEDED' and result.duration_s == 1.5
 
 
 def test_contact_abort_wins_and_reports_peak(iface):
-    result = iface._interpret(outcome('CANCELED'), guard(contact=True, peak=55.0), True)
+    result = iface._interpret(outcome('CANCELED'), guard(contact=True, peak=55.0))
     assert result.status == 'CONTACT_ABORT' and result.peak_force_n == 55.0
     assert '55.0 N' in result.message
 
 
 def test_stale_wrench_mid_motion_fails(iface):
-    result = iface._interpret(outcome('CANCELED'), guard(stale=True), True)
+    result = iface._interpret(outcome('CANCELED'), guard(stale=True))
     assert result.status == 'FAILED' and result.details['code'] == 'SENSOR_STALE'
 
 
 @pytest.mark.parametrize('status,expected', [('TIMED_OUT', 'TIMED_OUT'),
                                              ('CANCELED', 'STOPPED')])
 def test_timeout_and_cancel(iface, status, expected):
-    assert iface._interpret(outcome(status), guard(), False).status == expected
-
-
-def test_planning_failure_before_motion_raises_with_advice(iface):
-    with pytest.raises(BackendError) as err:
-        iface._interpret(outcome('ABORTED', -31), guard(), executing=False)
-    assert err.value.code == 'NO_IK_SOLUTION'
-    assert 'out of reach' in err.value.advice
+    assert iface._interpret(outcome(status), guard()).status == expected
 
 
 def test_failure_during_execution_is_a_failed_motion(iface):
-    result = iface._interpret(outcome('ABORTED', -4), guard(), executing=True)
+    result = iface._interpret(outcome('ABORTED', -4), guard())
     assert result.status == 'FAILED' and result.details['code'] == 'CONTROL_FAILED'
+
+
+def test_execution_halted_by_move_group_is_stopped(iface):
+    # execute_trajectory_action_capability.cpp: a stopped execution ends ABORTED, PREEMPTED
+    assert iface._interpret(outcome('ABORTED', -7), guard()).status == 'STOPPED'
+
+
+def test_timeout_advice_depends_on_the_stage():
+    assert 'planning ran out of time' in error_codes.advice_for(-6, 'planning')
+    assert 'planning or execution' in error_codes.advice_for(-6, 'execution')
 
 
 def test_every_code_has_a_name_and_advice():
@@ -78,6 +80,7 @@ def test_every_code_has_a_name_and_advice():
     assert error_codes.code_name(-999) == 'CODE_-999'
 
 
+@pytest.mark.anyio
 @pytest.mark.parametrize('result,held,status', [
     ({'position': 0.015, 'effort': 20.0, 'stalled': True, 'reached_goal': False}, True,
      'SUCCEEDED'),
@@ -85,13 +88,18 @@ def test_every_code_has_a_name_and_advice():
      'NO_OBJECT'),
     ({'position': 0.0005, 'effort': 20.0, 'stalled': True, 'reached_goal': False}, False,
      'NO_OBJECT'),
+    # a 12 mm object: within the controller's 0.01 goal tolerance, so "reached" (not stalled)
+    ({'position': 0.006, 'effort': 20.0, 'stalled': False, 'reached_goal': True}, True,
+     'SUCCEEDED'),
 ])
-def test_grasp_infers_object_held_from_stall_before_closing(result, held, status):
+async def test_grasp_infers_object_held_from_fingers_stopping_short(result, held, status):
     config = ros_support.robot_config()
     iface = gripper.GripperInterface(config, None)
-    grip = iface._result(outcome('SUCCEEDED', result=object()), result, 0.0, grasp=True)
+    grip = await iface._result(outcome('SUCCEEDED', result=object()), result, 0.0, 20.0,
+                               grasp=True)
     assert grip.object_held is held and grip.status == status
     assert grip.width_m == pytest.approx(result['position'] / gripper_goals.position_scale(config))
+    assert grip.force_source == 'commanded' and grip.force_n == 20.0
 
 
 def test_parallel_gripper_result_reads_joint_state():

@@ -1,137 +1,167 @@
 """
-Typed MoveIt and gripper end to end: fake move_group and gripper action servers.
+Typed MoveIt end to end: the bridge against move_group fakes that behave like MoveIt 2 Jazzy.
 
-Runs where ``moveit_msgs`` and ``control_msgs`` import (a ROS machine); skips
-cleanly elsewhere, saying why. The fakes check what the bridge sends (group,
-scaling inside (0, cap], workspace) and answer with scripted outcomes.
+Runs where the generated ``moveit_msgs`` and ``control_msgs`` import
+(``.ci/build_ros_interfaces``); in CI a missing build is a failure, not a
+skip. The fakes (fake_move_group.py) reproduce what the real servers do,
+including what makes naive clients wrong: SUCCESS without motion for an
+unknown link, an ExecuteTrajectory cancel that stops nothing.
 """
 
 import asyncio
+import importlib
 import os
-import threading
+import time
 
-from mcp_ros_bridge.backends.port import (BackendError, GraspGoal, MotionLimits, Pose,
+from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionLimits,
                                           PoseGoal)
-from mcp_ros_bridge.backends.ros import RosBackend
 import pytest
-import ros_support
 
 pytestmark = [pytest.mark.ros_moveit, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
-moveit_action = pytest.importorskip(
-    'moveit_msgs.action', reason='moveit_msgs is not installed (typed MoveIt tests need ROS)')
-control_action = pytest.importorskip(
-    'control_msgs.action', reason='control_msgs is not installed (gripper tests need ROS)')
-rclpy_action = pytest.importorskip('rclpy.action')
-_N = iter(range(1_000_000))
-TARGET = Pose((0.4, 0.0, 0.4), (0.0, 1.0, 0.0, 0.0), 'panda_link0')
+# In CI the generated types must be there: a missing build fails instead of skipping.
+moveit_rig = (importlib.import_module('moveit_rig') if os.environ.get('CI') == 'true'
+              else pytest.importorskip('moveit_rig', reason='moveit_msgs is not built: run '
+                                       '.ci/build_ros_interfaces'))
+rig, limits, tcp_pose = moveit_rig.rig, moveit_rig.limits, moveit_rig.tcp_pose
+REACHED = moveit_rig.REACHED
 
 
-class FakeMoveGroup:
-    """A move_group action server answering with ``self.code`` after PLANNING/MONITOR."""
-
-    def __init__(self, peer, name):
-        """Serve MoveGroup on ``name``."""
-        self.code, self.goals, self.executing = 1, [], threading.Event()
-        self.hold = False
-        self.server = rclpy_action.ActionServer(
-            peer.node, moveit_action.MoveGroup, name, self._execute,
-            cancel_callback=lambda h: rclpy_action.CancelResponse.ACCEPT)
-        peer.before_close.append(self.server.destroy)
-
-    def _execute(self, handle):
-        self.goals.append(handle.request)
-        feedback = moveit_action.MoveGroup.Feedback()
-        for state in ('PLANNING', 'MONITOR'):
-            feedback.state = state
-            handle.publish_feedback(feedback)
-        self.executing.set()
-        result = moveit_action.MoveGroup.Result()
-        while self.hold and not handle.is_cancel_requested:
-            threading.Event().wait(0.005)
-        if handle.is_cancel_requested:
-            handle.canceled()
-            return result
-        result.error_code.val = self.code
-        (handle.succeed if self.code == 1 else handle.abort)()
-        return result
-
-
-@pytest.fixture
-async def rig():
-    """Return (backend, move_group fake, sensor publisher, peer)."""
-    peer = ros_support.Peer()
-    tag = f'/mg{os.getpid()}_{next(_N)}'
-    config = ros_support.robot_config(
-        actions={'move_group': f'{tag}/move_action', 'gripper': f'{tag}/gripper_cmd',
-                 'execute_trajectory': f'{tag}/execute_trajectory'},
-        force_guard='required')
-    fake = FakeMoveGroup(peer, f'{tag}/move_action')
-    pub = ros_support.SensorPublisher(peer, config)
-    backend = RosBackend(config, node_name='bridge_moveit')
-    await backend.start()
-    assert await backend.wait_for_sensors(5.0) == []
-    yield backend, fake, pub, peer
-    await backend.close()
-    peer.close()
-
-
-def pose_goal(vel=0.2):
-    """Return a pose goal with the given velocity scaling."""
-    return PoseGoal(TARGET, MotionLimits(vel, 0.2, contact_force_limit_n=40.0, timeout_s=10.0))
-
-
-async def test_pose_goal_reaches_move_group_with_explicit_scaling(rig):
+async def test_pose_goal_names_the_real_link_and_reports_the_measured_error(rig):
     backend, fake, _, _ = rig
+    target = tcp_pose(backend.config, REACHED)
     reports = []
 
     async def progress(fraction, message):
         reports.append(message)
 
-    result = await backend.move_to_pose(pose_goal(), progress)
-    assert result.status == 'SUCCEEDED'
+    result = await backend.move_to_pose(PoseGoal(target, limits()), progress)
+    assert result.status == 'SUCCEEDED', result.message
     request = fake.goals[-1].request
-    assert request.group_name == 'panda_arm'
+    assert request.goal_constraints[0].position_constraints[0].link_name == 'panda_hand'
     assert request.max_velocity_scaling_factor == pytest.approx(0.2)
-    assert request.workspace_parameters.max_corner.z == pytest.approx(1.19)
+    assert result.position_error_m < 0.001
+    assert result.final_pose.position == pytest.approx(target.position, abs=1e-3)
     assert 'executing' in reports
 
 
-async def test_no_ik_solution_is_a_backend_error_with_advice(rig):
+async def test_success_not_where_it_was_sent_is_a_failure_with_the_error(rig):
+    backend, fake, _, _ = rig
+    target = tcp_pose(backend.config, REACHED)
+    fake.solution = [q + 0.1 for q in REACHED]  # the controller ended elsewhere
+    result = await backend.move_to_pose(PoseGoal(target, limits()))
+    assert result.status == 'FAILED' and result.details['code'] == 'GOAL_NOT_REACHED'
+    assert result.position_error_m > 0.02
+    assert 'mm' in result.message
+
+
+async def test_no_ik_solution_is_a_planning_error_and_nothing_moves(rig):
     backend, fake, _, _ = rig
     fake.code = -31
+    before = fake.arm.positions
     with pytest.raises(BackendError, match='NO_IK_SOLUTION') as err:
-        await backend.move_to_pose(pose_goal())
+        await backend.move_to_pose(PoseGoal(tcp_pose(backend.config, REACHED), limits()))
     assert 'out of reach' in err.value.advice
+    assert fake.arm.positions == before
+
+
+async def test_ompl_timeout_while_planning_is_a_planning_error(rig):
+    backend, fake, _, _ = rig
+    fake.code = -6
+    with pytest.raises(BackendError, match='TIMED_OUT') as err:
+        await backend.move_to_joints(JointGoal({'panda_joint1': 0.2}, limits()))
+    assert 'planning ran out of time' in err.value.advice
+
+
+async def test_unknown_group_is_a_configuration_error(rig):
+    backend, fake, _, _ = rig
+    fake.group = 'manipulator'  # MoveIt's SRDF has no panda_arm
+    with pytest.raises(BackendError, match='INVALID_GROUP_NAME') as err:
+        await backend.move_to_joints(JointGoal({'panda_joint1': 0.2}, limits()))
+    assert 'moveit.group' in err.value.advice
+
+
+async def test_pose_goal_for_a_link_moveit_lacks_is_refused_before_sending():
+    async with moveit_rig.rigged(tcp=None) as (backend, fake, _, _):
+        assert backend.config.ros.tcp is None  # panda_hand_tcp asked of MoveIt as is
+        with pytest.raises(BackendError, match='INVALID_LINK_NAME') as err:
+            await backend.move_to_pose(PoseGoal(tcp_pose(backend.config, REACHED), limits()))
+        assert 'ros.tcp' in err.value.advice
+        assert fake.goals == []
+
+
+async def test_start_check_refuses_an_unknown_tip_and_passes_the_shipped_one(rig):
+    backend, _, _, _ = rig
+    assert await backend.wait_until_ready(5.0) == []
+    async with moveit_rig.rigged(tcp=None) as (plain, _, _, _):
+        with pytest.raises(BackendError, match='INVALID_LINK_NAME'):
+            await plain.wait_until_ready(5.0)
+
+
+async def test_joint_goal_execution_failure_is_a_failed_motion(rig):
+    backend, fake, _, _ = rig
+    fake.exec_code = -4
+    result = await backend.move_to_joints(JointGoal({'panda_joint1': 0.3}, limits()))
+    assert result.status == 'FAILED' and result.details['code'] == 'CONTROL_FAILED'
+
+
+async def wait_executing(fake):
+    """Wait until the fake arm runs a trajectory."""
+    assert await asyncio.to_thread(fake.executing.wait, 10.0)
+
+
+async def still_within(backend, seconds):
+    """Return how long joint states took to show every arm joint still, up to ``seconds``."""
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        joints = await backend.joint_states()
+        if max(abs(v) for v in joints.velocities) < 0.01:
+            return time.monotonic() - start
+        await asyncio.sleep(0.005)
+    return None
+
+
+def long_path(backend, fake):
+    """Return a Cartesian goal whose execution takes 20 s on the fake arm."""
+    fake.duration_s = 20.0
+    end = tcp_pose(backend.config, REACHED)
+    return CartesianGoal([end], limits(timeout_s=30.0))
+
+
+async def test_stop_halts_a_cartesian_execution_that_ignores_cancel(rig):
+    backend, fake, _, _ = rig
+    motion = asyncio.ensure_future(backend.follow_cartesian_path(long_path(backend, fake)))
+    await wait_executing(fake)
+    stopped = await backend.stop()
+    assert stopped.status == 'STOPPED', stopped.message
+    assert 'stop' in fake.events.received  # what actually halted it
+    assert fake.cancel_seen.is_set()  # the cancel was sent too, and ignored
+    assert await still_within(backend, 0.2) is not None
+    result = await motion
+    assert result.status == 'STOPPED'
+    assert stopped.details['waited_s'] < 2.0
+
+
+async def test_force_guard_halts_a_cartesian_execution(rig):
+    backend, fake, pub, _ = rig
+    motion = asyncio.ensure_future(backend.follow_cartesian_path(long_path(backend, fake)))
+    await wait_executing(fake)
+    pub.force = (0.0, 0.0, 80.0)
+    result = await motion
+    assert result.status == 'CONTACT_ABORT' and result.peak_force_n >= 80.0
+    assert 'stop' in fake.events.received
+    assert await still_within(backend, 0.2) is not None
+
+
+async def test_stop_with_nothing_running_is_idle_and_confirmed(rig):
+    backend, _, _, _ = rig
+    result = await backend.stop()
+    assert result.status == 'IDLE' and 'still' in result.message
 
 
 async def test_zero_scaling_never_reaches_move_group(rig):
     backend, fake, _, _ = rig
+    bad = PoseGoal(tcp_pose(backend.config, REACHED), MotionLimits(0.0, 0.2, 40.0))
     with pytest.raises(BackendError, match='INVALID_GOAL'):
-        await backend.move_to_pose(pose_goal(vel=0.0))
+        await backend.move_to_pose(bad)
     assert fake.goals == []
-
-
-async def test_force_above_limit_aborts_the_motion(rig):
-    backend, fake, pub, _ = rig
-    fake.hold = True
-    task = asyncio.ensure_future(backend.move_to_pose(pose_goal()))
-    assert await asyncio.to_thread(fake.executing.wait, 5.0)
-    pub.force = (0.0, 0.0, 80.0)
-    result = await task
-    assert result.status == 'CONTACT_ABORT' and result.peak_force_n >= 80.0
-
-
-async def test_grasp_reports_object_held_when_the_gripper_stalls(rig):
-    backend, _, _, peer = rig
-    name = backend.config.ros.actions['gripper']
-
-    def execute(handle):
-        handle.succeed()
-        return control_action.GripperCommand.Result(position=0.01, effort=20.0, stalled=True,
-                                                    reached_goal=False)
-
-    server = rclpy_action.ActionServer(peer.node, control_action.GripperCommand, name, execute)
-    peer.before_close.append(server.destroy)
-    grip = await backend.grasp(GraspGoal(force_n=20.0))
-    assert grip.object_held and grip.stalled and grip.status == 'SUCCEEDED'

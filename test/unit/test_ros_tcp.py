@@ -12,11 +12,16 @@ DOWN = (0.0, 1.0, 0.0, 0.0)  # w, x, y, z: 180 degrees about x, the tool z axis 
 LIMITS = MotionLimits(0.2, 0.2, 40.0)
 
 
+def shipped():
+    """Return the shipped robot.yaml as a dict (TCP: panda_hand + 0.1034 m along its z)."""
+    with open(f'{CONFIG_DIR}/robot.yaml', encoding='utf-8') as f:
+        return yaml.safe_load(f)
+
+
 @pytest.fixture
 def config():
-    """Return the shipped robot config (TCP: panda_hand + 0.1034 m along its z axis)."""
-    with open(f'{CONFIG_DIR}/robot.yaml', encoding='utf-8') as f:
-        return RobotConfig.from_dict(yaml.safe_load(f))
+    """Return the shipped robot config."""
+    return RobotConfig.from_dict(shipped())
 
 
 def test_shipped_config_commands_the_real_parent_link(config):
@@ -52,8 +57,8 @@ def test_from_parent_inverts_to_parent(config):
     assert back.orientation == tilted.orientation
 
 
-def test_without_tcp_config_links_pass_through(config):
-    plain = RobotConfig.from_dict({**config.raw, 'ros': {}})
+def test_without_tcp_config_links_pass_through():
+    plain = RobotConfig.from_dict({**shipped(), 'ros': {}})
     pose = Pose((0.4, 0.0, 0.3), DOWN, 'panda_link0')
     assert tcp.moveit_link(plain) == 'panda_hand_tcp'
     assert tcp.to_parent(plain, '', pose) is pose

@@ -1,0 +1,149 @@
+"""
+move_group's action and service servers as MoveIt 2 Jazzy implements them (see each class).
+
+``code`` scripts a planning failure, ``exec_code`` an execution failure,
+``solution`` is the joint target a pose goal or Cartesian path plans to (the
+fakes have no IK), ``duration_s`` how long the planned motion takes.
+"""
+
+import threading
+
+from fake_moveit import (ExecutionEvents, FakeArm, fk, INVALID_GROUP_NAME, INVALID_LINK_NAME,
+                         LINKS, points_of, PREEMPTED, straight, SUCCESS, trajectory_msg)
+from geometry_msgs.msg import PoseStamped
+from moveit_msgs.action import ExecuteTrajectory, MoveGroup
+from moveit_msgs.srv import GetCartesianPath, GetPositionFK
+from rclpy.action import ActionServer, CancelResponse
+from rclpy.callback_groups import ReentrantCallbackGroup
+
+
+class FakeMoveGroup:
+    """
+    The MoveGroup action, compute_fk, compute_cartesian_path and ExecuteTrajectory.
+
+    * move_action_capability.cpp: PLANNING feedback, then either an error with no
+      planned trajectory (planning failed; no MONITOR), or MONITOR and execution;
+      goal constraints already met (a position constraint on an unknown link is
+      skipped by kinematic_constraint.cpp, so counts as met) answer SUCCESS
+      without a plan or motion; a cancelled MoveGroup goal stops the motion
+      (preemptMoveCallback -> plan_execution stop) and ends PREEMPTED/canceled.
+    * ompl planning_context_manager.cpp: an unknown group is INVALID_GROUP_NAME.
+    * kinematics_service_capability.cpp: FK of an unknown link is INVALID_LINK_NAME.
+    * cartesian_path_service_capability.cpp: time-parameterises with the scaling
+      factors only; max_cartesian_speed is not read (no tip speed limit).
+    * execute_trajectory_action_capability.cpp: the cancel is accepted but never
+      acted on (moveit/moveit2#2808); only a "stop" on trajectory_execution_event
+      stops it (trajectory_execution_manager.cpp), answered PREEMPTED/aborted.
+    """
+
+    def __init__(self, peer, config, pub, prefix):
+        """Serve every interface under the names in ``config.ros``."""
+        ros = config.ros
+        self.arm = FakeArm(pub, config.arm_joints)
+        self.joint_names = list(config.arm_joints)
+        self.group = config.group
+        self.events = ExecutionEvents(peer, ros.topics['trajectory_execution_event'].name)
+        self.code, self.exec_code, self.duration_s = SUCCESS, SUCCESS, 0.3
+        self.solution = None
+        self.goals, self.executions, self.path_requests = [], [], []
+        self.executing, self.cancel_seen = threading.Event(), threading.Event()
+        group, node = ReentrantCallbackGroup(), peer.node
+        self._servers = [
+            ActionServer(node, MoveGroup, ros.actions['move_group'], self._move,
+                         callback_group=group, cancel_callback=self._accept_cancel),
+            ActionServer(node, ExecuteTrajectory, ros.actions['execute_trajectory'],
+                         self._execute, callback_group=group,
+                         cancel_callback=self._accept_cancel)]
+        self._services = [
+            node.create_service(GetPositionFK, ros.services['fk'], self._fk,
+                                callback_group=group),
+            node.create_service(GetCartesianPath, ros.services['cartesian_path'],
+                                self._cartesian, callback_group=group)]
+        peer.before_close.append(self.close)
+
+    def _accept_cancel(self, handle):
+        self.cancel_seen.set()
+        return CancelResponse.ACCEPT
+
+    def _run(self, points, handle, honour_cancel):
+        self.events.stop.clear()
+        self.executing.set()
+        return self.arm.run(points, lambda: self.events.stop.is_set() or (
+            honour_cancel and handle.is_cancel_requested))
+
+    def _move(self, handle):
+        goal = handle.request
+        self.goals.append(goal)
+        feedback, result = MoveGroup.Feedback(state='PLANNING'), MoveGroup.Result()
+        handle.publish_feedback(feedback)
+        constraints = goal.request.goal_constraints[0]
+        links = [c.link_name for c in constraints.position_constraints]
+        if goal.request.group_name != self.group:
+            result.error_code.val = INVALID_GROUP_NAME
+        elif self.code != SUCCESS:
+            result.error_code.val = self.code
+        elif links and links[0] not in LINKS and not goal.planning_options.plan_only:
+            result.error_code.val = SUCCESS  # "goal constraints are already satisfied"
+        if result.error_code.val != 0:
+            (handle.succeed if result.error_code.val == SUCCESS else handle.abort)()
+            return result
+        joints = {c.joint_name: c.position for c in constraints.joint_constraints}
+        target = [joints.get(n, q) for n, q in zip(self.joint_names, self.arm.positions)] \
+            if joints else self.solution
+        points = straight(self.arm.positions, target, self.duration_s)
+        result.planned_trajectory = trajectory_msg(self.joint_names, points)
+        result.error_code.val = SUCCESS
+        if goal.planning_options.plan_only:  # executeMoveCallbackPlanOnly: no execution
+            handle.succeed()
+            return result
+        handle.publish_feedback(MoveGroup.Feedback(state='MONITOR'))
+        if not self._run(points, handle, honour_cancel=True):
+            result.error_code.val = PREEMPTED
+            (handle.canceled if handle.is_cancel_requested else handle.abort)()
+            return result
+        result.error_code.val = self.exec_code
+        (handle.succeed if self.exec_code == SUCCESS else handle.abort)()
+        return result
+
+    def _execute(self, handle):
+        self.executions.append(handle.request)
+        result = ExecuteTrajectory.Result()
+        handle.publish_feedback(ExecuteTrajectory.Feedback(state='MONITOR'))
+        done = self._run(points_of(handle.request.trajectory), handle, honour_cancel=False)
+        result.error_code.val = self.exec_code if done else PREEMPTED
+        (handle.succeed if result.error_code.val == SUCCESS else handle.abort)()
+        return result
+
+    def _fk(self, request, response):
+        state = request.robot_state.joint_state
+        q = dict(zip(state.name, state.position))
+        row = [q[n] for n in self.joint_names]
+        for link in request.fk_link_names:
+            pose = fk(row, link)
+            if pose is None:
+                response.error_code.val = INVALID_LINK_NAME
+                response.pose_stamped = []
+                return response
+            ps = PoseStamped()
+            ps.header.frame_id = request.header.frame_id or LINKS[0]
+            (ps.pose.position.x, ps.pose.position.y, ps.pose.position.z) = map(float, pose[0])
+            w, x, y, z = map(float, pose[1])
+            o = ps.pose.orientation
+            o.w, o.x, o.y, o.z = w, x, y, z
+            response.pose_stamped.append(ps)
+            response.fk_link_names.append(link)
+        response.error_code.val = SUCCESS
+        return response
+
+    def _cartesian(self, request, response):
+        self.path_requests.append(request)
+        points = straight(self.arm.positions, self.solution, self.duration_s)
+        response.solution = trajectory_msg(self.joint_names, points)
+        response.fraction = 1.0
+        response.error_code.val = SUCCESS
+        return response
+
+    def close(self):
+        """Destroy the servers."""
+        for server in self._servers:
+            server.destroy()

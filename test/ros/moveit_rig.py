@@ -1,0 +1,70 @@
+"""
+The typed MoveIt test rig: move_group fakes, a fake arm, sensors and a started RosBackend.
+
+Importing this module needs the generated ``moveit_msgs`` (``.ci/build_ros_interfaces``).
+"""
+
+import contextlib
+import os
+
+import fake_move_group
+from fake_moveit import fk
+from mcp_ros_bridge.backends.port import MotionLimits, Pose
+from mcp_ros_bridge.backends.ros import RosBackend, tcp
+from mcp_ros_bridge.catalog.robot import RobotConfig
+import pytest
+import ros_support
+
+_N = iter(range(1_000_000))
+REACHED = [0.3, -0.4, 0.1, -2.0, 0.05, 1.7, 0.9]  # the fake planner's answer to pose goals
+
+
+def tcp_pose(config, q):
+    """Return the TCP pose the bridge should compute for joints ``q``."""
+    position, quat = fk(q, tcp.moveit_link(config))
+    return tcp.from_parent(config, '', Pose(tuple(map(float, position)),
+                                            tuple(map(float, quat)), 'panda_link0'))
+
+
+def limits(timeout_s=10.0, path_check=None):
+    """Return motion limits with the force guard on and the 0.25 m/s tip speed cap."""
+    return MotionLimits(0.2, 0.2, contact_force_limit_n=40.0, max_cartesian_speed_mps=0.25,
+                        timeout_s=timeout_s, path_check=path_check)
+
+
+def tagged_yaml(tag, **ros):
+    """Return robot.yaml as a dict with every MoveIt name under ``tag``."""
+    raw = ros_support.robot_yaml(**ros)
+    raw['ros']['actions'] = {'move_group': f'{tag}/move_action',
+                             'execute_trajectory': f'{tag}/execute_trajectory',
+                             'gripper': f'{tag}/gripper_cmd'}
+    raw['ros']['services'] = {'fk': f'{tag}/compute_fk',
+                              'cartesian_path': f'{tag}/compute_cartesian_path'}
+    raw['ros']['topics']['trajectory_execution_event'] = {'name': f'{tag}/execution_event'}
+    return raw
+
+
+@contextlib.asynccontextmanager
+async def rigged(**ros):
+    """Yield (backend, fake move_group, sensor publisher, peer); ``ros`` overrides robot.yaml."""
+    peer = ros_support.Peer()
+    tag = f'/mg{os.getpid()}_{next(_N)}'
+    config = RobotConfig.from_dict(tagged_yaml(tag, **ros))
+    pub = ros_support.SensorPublisher(peer, config)
+    fake = fake_move_group.FakeMoveGroup(peer, config, pub, tag)
+    fake.solution = REACHED
+    backend = RosBackend(config, node_name='bridge_moveit')
+    try:
+        await backend.start()
+        assert await backend.wait_for_sensors(5.0) == []
+        yield backend, fake, pub, peer
+    finally:
+        await backend.close()
+        peer.close()
+
+
+@pytest.fixture
+async def rig():
+    """Return (backend, fake move_group, sensor publisher, peer) with the shipped config."""
+    async with rigged() as parts:
+        yield parts
