@@ -54,7 +54,11 @@ class Halter:
 
     async def until_still(self, read: Callable[[], Awaitable[JointStates]],
                           timeout_s: float) -> tuple[bool, float, str]:
-        """Return (still, seconds waited, why not) after re-sending "stop" while it moves."""
+        """
+        Return (still, seconds waited, why not) after re-sending "stop" while it moves.
+
+        Without fresh joint states at all it answers at once: there is nothing to wait for.
+        """
         start = last_send = time.monotonic()
         before: JointStates | None = None
         why = 'no joint states'
@@ -62,6 +66,8 @@ class Halter:
             try:
                 now = await read()
             except BackendError as err:
+                if before is None:
+                    return False, time.monotonic() - start, err.message
                 why = err.message
             else:
                 if before is not None and now.stamp > before.stamp:
