@@ -1,5 +1,6 @@
 """The catalog loader: precise errors, $robot references, languages and the content hash."""
 
+from dataclasses import replace
 import os
 import re
 
@@ -208,7 +209,9 @@ def test_ros_defaults_in_the_schema_agree_with_the_shipped_robot_yaml(tmp_path):
     start = text.index('\nros:\n')
     end = text.index('\ngripper:\n')
     without_ros = write_config(tmp_path, robot=text[:start] + text[end:])
-    assert load_robot(without_ros)[0].ros == shipped
+    defaults = load_robot(without_ros)[0].ros
+    assert defaults.tcp is None and shipped.tcp.parent_link == 'panda_hand'  # robot data
+    assert replace(defaults, tcp=shipped.tcp) == shipped
     assert shipped.actions['gripper'] == '/panda_hand_controller/gripper_cmd'
 
 
