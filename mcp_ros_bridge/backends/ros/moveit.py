@@ -96,7 +96,8 @@ class MoveItInterface:
         """Check every sample of ``plan`` (joints, tip pose, tip speed), then execute it."""
         times, rows = plan_check.samples(self.config, plan)
         if not rows:
-            return MotionResult(MotionStatus.SUCCEEDED, 'MoveIt planned no motion: the goal is met')
+            return MotionResult(MotionStatus.SUCCEEDED,
+                                'MoveIt planned no motion: the goal is met')
         plan_check.check_joint_limits(self.config, times, rows)
         poses = await self.tip_poses(rows)
         if limits.path_check is not None:
