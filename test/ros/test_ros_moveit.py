@@ -150,6 +150,7 @@ async def test_force_guard_halts_a_cartesian_execution(rig):
     result = await motion
     assert result.status == 'CONTACT_ABORT' and result.peak_force_n >= 80.0
     assert 'stop' in fake.events.received
+    assert result.details['confirmed_still'] is True
     assert await still_within(backend, 0.2) is not None
 
 

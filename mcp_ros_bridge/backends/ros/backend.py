@@ -77,7 +77,7 @@ class RosBackend:
         self._parts['halt'] = Halter(node, event.name)
         self._parts['moveit'] = MoveItInterface(self.config, runner, node,
                                                 runtime.clients_group, self._guard,
-                                                halt=self._parts['halt'].send)
+                                                halt=self._halt_for_guard)
         self._parts['gripper'] = GripperInterface(self.config, runner, self._finger_states)
         self._parts['bindings'] = DeclaredBindings(runtime, runner)
 
@@ -234,6 +234,14 @@ class RosBackend:
         last = goal.waypoints[-1]
         target = replace(last, frame_id=last.frame_id or self.config.base_frame)
         return verify.check_pose(result, target, goal.max_step_m, 0.01)
+
+    async def _halt_for_guard(self) -> dict[str, Any]:
+        """Send the execution stop and wait until joint states show the arm still."""
+        halt = self._part('halt')
+        halt.send()
+        still, waited, why = await halt.until_still(self.joint_states, STOP_CONFIRM_S)
+        return {'confirmed_still': still, 'halt_waited_s': round(waited, 3),
+                **({} if still else {'halt_problem': why})}
 
     async def stop(self) -> MotionResult:
         """

@@ -11,7 +11,7 @@ where MoveIt is absent (calls then raise ``UNSUPPORTED``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -34,12 +34,13 @@ class MoveItInterface:
     """Plans and executes motions through MoveIt's action and service interfaces."""
 
     def __init__(self, config: RobotConfig, runner: GoalRunner, node: Any, group: Any,
-                 make_guard: Any, halt: Callable[[], None] | None = None) -> None:
+                 make_guard: Any, halt: Callable[[], Awaitable[dict[str, Any]]] | None = None
+                 ) -> None:
         """Bind to the node, its client group, the runner, a guard factory and a halt."""
         self.config = config
         self._runner, self._node, self._group = runner, node, group
         self._make_guard = make_guard
-        self._halt = halt  # what stops an execution that ignores cancel
+        self._halt = halt  # stops an execution that ignores cancel; reports when it is still
         self._known_links: set[str] = set()
         self._services: dict[str, Any] = {}
         self._distro: str | None = None
@@ -162,18 +163,20 @@ class MoveItInterface:
                     timeout_s=limits.timeout_s, interrupt=guard.event, describe=describe,
                     progress=progress)
             finally:
-                halting.cancel()
-        result = replace(self._interpret(outcome, guard),
-                         peak_force_n=guard.peak_n if guard.peak_n > 0.0 else None)
+                if not guard.event.is_set():
+                    halting.cancel()
+        halted = await halting if guard.event.is_set() else {}  # bounded: until_still
+        result = self._interpret(outcome, guard)
+        result = replace(result, peak_force_n=guard.peak_n if guard.peak_n > 0.0 else None,
+                         details={**result.details, **halted})
         if progress is not None and result.succeeded:
             await progress(1.0, 'motion finished')
         return result
 
-    async def _halt_when(self, event: asyncio.Event) -> None:
-        """Send the execution stop as soon as the force guard trips (cancel alone may not)."""
+    async def _halt_when(self, event: asyncio.Event) -> dict[str, Any]:
+        """Halt the execution as soon as the force guard trips (cancel alone may not)."""
         await event.wait()
-        if self._halt is not None:
-            self._halt()
+        return await self._halt() if self._halt is not None else {}
 
     def _interpret(self, outcome: ActionOutcome, guard: ForceGuard) -> MotionResult:
         """Read how an ExecuteTrajectory goal ended (the plan was made and checked before)."""
