@@ -253,9 +253,9 @@ class SimBackend(Runner):
         message = (f'followed {plan.fraction:.0%} of the path in {run.duration_s:.2f} s'
                    + (f' (stopped before: {plan.stop_reason})' if plan.stop_reason else '')
                    if done else run.message)
+        deviation = await asyncio.to_thread(path_deviation, run.trace, plan.points)
         run = replace(run, message=message, fraction=plan.fraction if done else run.fraction,
-                      details={**run.details, **info, 'max_path_deviation_m':
-                               path_deviation(run.trace, plan.points)})
+                      details={**run.details, **info, 'max_path_deviation_m': deviation})
         return self._result(run, frame)
 
     async def stop(self) -> MotionResult:
