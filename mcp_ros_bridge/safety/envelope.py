@@ -130,15 +130,16 @@ class Envelope:
             'the fingers straight down.')
 
     def joints(self, positions: Mapping[str, float], notes: list[str]) -> dict[str, float]:
-        """Check joint targets against the position limits less the configured margin."""
+        """Check joint targets against the position limits less the margin; refuse others."""
         r = self.robot
         bounds = dict(zip(r.arm_joints, r.arm_position_limits))
         margin = self.limits.joint_limit_margin_rad
+        unknown = sorted(set(positions) - set(bounds))
+        if unknown:
+            raise BackendError('INVALID_GOAL', f'no limits for joints {unknown}; nothing moved',
+                               advice=f'name only the arm joints {list(r.arm_joints)}')
         out = {}
         for name, value in positions.items():
-            if name not in bounds:
-                out[name] = value
-                continue
             lo, hi = bounds[name][0] + margin, bounds[name][1] - margin
             out[name] = self._bounded('joint_limits', value, lo, hi, False, notes,
                                       label=f'joint_limits ({name})')

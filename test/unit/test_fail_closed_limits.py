@@ -75,3 +75,19 @@ async def test_release_width_is_checked_at_the_envelope():
     assert backend.motion_calls == []
     await env.release(ReleaseGoal(width_m=0.05))
     assert [c[0] for c in backend.motion_calls] == ['release']
+
+
+@pytest.mark.anyio
+async def test_joint_without_limits_is_refused_at_the_envelope():
+    """A joint the robot has no limits for is refused, not passed on unchecked."""
+    from doubles import RecordingBackend
+    from mcp_ros_bridge.backends.port import BackendError, JointGoal, MotionLimits
+    from mcp_ros_bridge.catalog.loader import load_robot
+    robot, _ = load_robot(os.path.join(REPO, 'config'))
+    backend = RecordingBackend()
+    goal = JointGoal({'panda_joint1': 0.1, 'panda_finger_joint1': 0.5},
+                     MotionLimits(0.2, 0.2, 40.0, 0.25, 60.0))
+    with pytest.raises(BackendError) as err:
+        await EnvelopedBackend(backend, robot).move_to_joints(goal)
+    assert err.value.code == 'INVALID_GOAL' and 'panda_finger_joint1' in err.value.message
+    assert backend.motion_calls == []
