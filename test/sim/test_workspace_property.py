@@ -108,5 +108,3 @@ def test_the_property_saw_executed_motions_and_refusals() -> None:
     if SEEN['executed'] + SEEN['refused'] == 0:
         pytest.skip('run together with test_no_sample_of_an_executed_path_leaves_the_workspace')
     assert SEEN['executed'] >= 3 and SEEN['refused'] >= 3, SEEN
-
-
