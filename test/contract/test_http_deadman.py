@@ -4,7 +4,9 @@ Deadman on Streamable HTTP, 2025-11-25 sessions: a requester that vanishes stops
 The real server runs in a subprocess on the real-time simulation. A raw HTTP
 client starts a slow joint move and, once the arm is clearly moving, vanishes:
 it aborts its request (what ``curl -m`` or a killed host does) or ends its
-session. The arm must come to rest well short of the goal and stay there.
+session. The arm must come to rest well short of the goal and stay there. The
+2026-07-28 case (the SDK client cancels: its request stream closes) is kept
+working alongside.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import anyio
 import httpx2
 import numpy as np
 import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 from raw_http import RawSession
 from server_process import http_server, SIM
 
@@ -82,3 +86,34 @@ async def test_vanished_requester_stops_the_arm(vanish: str) -> None:
     assert np.linalg.norm(rest - start) > 0.02, 'the motion had started'
     assert np.linalg.norm(rest - np.asarray(FAR)) > 0.2, 'the arm ran on to the goal'
     assert np.allclose(held, rest, atol=2e-3), 'the arm holds where it stopped'
+
+
+async def _sdk_move_then_cancel(url: str) -> None:
+    """A 2026-07-28 SDK client over HTTP cancels the move once it is under way."""
+    moving = anyio.Event()
+
+    async def progress(value: float, total: float | None, message: str | None) -> None:
+        if value > 0.1:
+            moving.set()
+
+    async with Client(streamable_http_client(url), mode='2026-07-28') as client, \
+            anyio.create_task_group() as tg:
+        async def move() -> None:
+            await client.call_tool('move_arm_joints', SLOW_MOVE, progress_callback=progress)
+
+        tg.start_soon(move)
+        await moving.wait()
+        tg.cancel_scope.cancel()
+
+
+async def test_cancelled_2026_request_stops_the_arm() -> None:
+    """2026-07-28 over HTTP: the closed request stream stops the arm short of the goal."""
+    async with http_server(None, sim_speed='1') as (url, _):
+        with anyio.fail_after(120):
+            async with httpx2.AsyncClient(timeout=TIMEOUT) as h:
+                observer = await RawSession(h, url, {}).start()
+                start = await _rest(observer)
+                await _sdk_move_then_cancel(url)
+                rest = await _rest(observer)
+    assert np.linalg.norm(rest - start) > 0.02, 'the motion had started'
+    assert np.linalg.norm(rest - np.asarray(FAR)) > 0.2, 'the arm ran on to the goal'
