@@ -16,10 +16,10 @@ from typing import Any
 
 import anyio
 import httpx2
-import numpy as np
-import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+import numpy as np
+import pytest
 from raw_http import RawSession
 from server_process import http_server, SIM
 
@@ -89,7 +89,7 @@ async def test_vanished_requester_stops_the_arm(vanish: str) -> None:
 
 
 async def _sdk_move_then_cancel(url: str) -> None:
-    """A 2026-07-28 SDK client over HTTP cancels the move once it is under way."""
+    """Cancel a move from a 2026-07-28 SDK client over HTTP once it is under way."""
     moving = anyio.Event()
 
     async def progress(value: float, total: float | None, message: str | None) -> None:
