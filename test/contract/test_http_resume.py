@@ -64,7 +64,7 @@ async def test_dropped_call_stream_resumes_with_last_event_id() -> None:
     async with http_server(None, sim_speed='1') as (url, log_lines):
         with anyio.fail_after(120):
             async with httpx2.AsyncClient(timeout=TIMEOUT) as h:
-                session = await RawSession(h, url, {}).open()
+                session = await RawSession(h, url, {}).start()
                 body = session.call_body('move_arm_joints', SLOW_MOVE, progress='p')
                 priming, seen = await _drop_mid_call(h, session, body)
                 resumed: list[dict[str, str]] = []
