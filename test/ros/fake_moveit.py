@@ -78,6 +78,7 @@ class FakeArm:
         while t < times[-1]:
             if should_stop():
                 self._set(self.positions, [0.0] * self.n)  # the controller holds position
+                self.settle()
                 return False
             i = min(np.searchsorted(times, t, side='right'), len(times) - 1)
             span = max(times[i] - times[i - 1], 1e-9)
@@ -86,7 +87,17 @@ class FakeArm:
             clock.wait(STEP_S)
             t += STEP_S
         self._set(rows[-1], [0.0] * self.n)
+        self.settle()
         return True
+
+    def settle(self):
+        """Return once /joint_states carried the current state twice (as a driver would)."""
+        seen = self.pub.published['joints']
+        clock = threading.Event()
+        for _ in range(250):  # at most ~1 s: the publisher may be stopping
+            if self.pub.published['joints'] >= seen + 2:
+                return
+            clock.wait(STEP_S)
 
 
 def trajectory_msg(joint_names, points):
