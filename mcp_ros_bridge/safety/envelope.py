@@ -107,12 +107,15 @@ class Envelope:
     def path(self, poses: Sequence[Pose], times: Sequence[float], *,
              to_workspace: Pose | None = None, label: str = 'planned path') -> None:
         """Check every sample (tip poses in the base frame); raise at the first one outside."""
-        n = len(poses)
         for i, (pose, t) in enumerate(zip(poses, times)):
             if to_workspace is not None:
                 pose = to_frame(pose, to_workspace)
-            self.pose(pose, [], f'{label} at t={t:.3f} s, sample {i + 1} of {n}',
-                      adjustable=False)
+            try:
+                self.pose(pose, [], label, adjustable=False)
+            except LimitError:  # say which sample (formatted only for the one refused)
+                self.pose(pose, [], f'{label} at t={t:.3f} s, sample {i + 1} of {len(poses)}',
+                          adjustable=False)
+                raise
 
     def orientation(self, q: tuple[float, float, float, float], label: str = 'target', *,
                     path: bool = False) -> None:

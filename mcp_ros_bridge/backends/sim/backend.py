@@ -145,7 +145,7 @@ class SimBackend(Runner):
         return ArmMotion(traj, self.guard, force_limit_n=goal_limits.contact_force_limit_n,
                          timeout_s=goal_limits.timeout_s, tolerance_rad=tol, label=label,
                          path_check=goal_limits.path_check,
-                         tip=(self.config.end_effector, self.config.base_frame))
+                         tip=self.tips.frame)
 
     async def _planned(self, limits: Any, build: Any, *args: Any) -> Any:
         """Build a trajectory and check its whole path, in a worker thread."""

@@ -7,6 +7,8 @@ model. Poses are ``(position, quaternion wxyz)`` numpy pairs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mcp_ros_bridge.backends.port import BackendError
 import mujoco
 import numpy as np
@@ -22,22 +24,32 @@ def frame_names(model: mujoco.MjModel) -> list[str]:
     return sorted(n for n in names if n)
 
 
-def frame_in_world(model: mujoco.MjModel, data: mujoco.MjData,
-                   name: str) -> tuple[np.ndarray, np.ndarray]:
-    """Return the world pose of frame ``name`` from ``data``'s kinematics."""
-    quat = np.empty(4)
+Getter = Callable[[mujoco.MjData], tuple[np.ndarray, np.ndarray]]
+
+
+def frame_getter(model: mujoco.MjModel, name: str) -> Getter:
+    """Resolve frame ``name`` once; return a function giving its world pose from an MjData."""
     if name in WORLD:
-        return np.zeros(3), np.array([1.0, 0, 0, 0])
+        return lambda data: (np.zeros(3), np.array([1.0, 0, 0, 0]))
     sid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SITE, name)
     if sid >= 0:
-        mujoco.mju_mat2Quat(quat, data.site_xmat[sid])
-        return data.site_xpos[sid].copy(), quat
+        def site(data: mujoco.MjData) -> tuple[np.ndarray, np.ndarray]:
+            quat = np.empty(4)
+            mujoco.mju_mat2Quat(quat, data.site_xmat[sid])
+            return data.site_xpos[sid].copy(), quat
+        return site
     bid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, name)
     if bid >= 0:
-        return data.xpos[bid].copy(), data.xquat[bid].copy()
+        return lambda data: (data.xpos[bid].copy(), data.xquat[bid].copy())
     raise BackendError('INVALID_GOAL', f'unknown frame {name!r}',
                        advice='use the base frame panda_link0 or a link of the robot',
                        details={'known_frames': frame_names(model)})
+
+
+def frame_in_world(model: mujoco.MjModel, data: mujoco.MjData,
+                   name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Return the world pose of frame ``name`` from ``data``'s kinematics."""
+    return frame_getter(model, name)(data)
 
 
 def compose(a: tuple[np.ndarray, np.ndarray],

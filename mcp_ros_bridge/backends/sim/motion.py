@@ -17,7 +17,7 @@ from mcp_ros_bridge.backends.port import BackendError, MotionStatus, PathCheck
 import mujoco
 import numpy as np
 
-from .tips import tip_pose
+from .tips import TipFrame
 from .trajectory import Trajectory
 from .watchdog import ContactGuard
 from .world import Task, World
@@ -49,8 +49,8 @@ class ArmMotion(Task):
     def __init__(self, traj: Trajectory, guard: ContactGuard, *, force_limit_n: float,
                  timeout_s: float, tolerance_rad: float, notify: Notify | None = None,
                  settle_s: float = 1.5, label: str = 'moving',
-                 path_check: PathCheck | None = None, tip: tuple[str, str] = ('', '')) -> None:
-        """Prepare to execute ``traj``; ``path_check`` watches the ``(tip, base)`` pose."""
+                 path_check: PathCheck | None = None, tip: TipFrame | None = None) -> None:
+        """Prepare to execute ``traj``; ``path_check`` watches the ``tip`` pose."""
         super().__init__()
         self.path_check, self.tip = path_check, tip
         self.path_exit: dict[str, Any] | None = None
@@ -106,10 +106,10 @@ class ArmMotion(Task):
 
     def _watch_path(self, world: World, t: float) -> None:
         """Stop when the tip leaves the envelope (the planned path was checked already)."""
-        if self.path_check is None or self.phase == 'halt':
+        if self.path_check is None or self.tip is None or self.phase == 'halt':
             return
         try:
-            self.path_check([tip_pose(world.model, world.data, *self.tip)], [t])
+            self.path_check([self.tip(world.data)], [t])
         except BackendError as exc:
             self.path_exit = dict(exc.details)
             self._begin_halt(world, MotionStatus.FAILED,

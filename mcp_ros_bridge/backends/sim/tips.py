@@ -14,15 +14,24 @@ from mcp_ros_bridge.backends.port import PathCheck, Pose
 import mujoco
 import numpy as np
 
-from .frames import express, frame_in_world
+from .frames import compose, frame_getter, inverse
 from .trajectory import Trajectory
 
 
-def tip_pose(model: mujoco.MjModel, data: mujoco.MjData, tip: str, base: str) -> Pose:
-    """Return the pose of frame ``tip`` in frame ``base`` from ``data``'s kinematics."""
-    pos, quat = express(model, data, frame_in_world(model, data, tip), base)
-    return Pose((float(pos[0]), float(pos[1]), float(pos[2])),
-                (float(quat[0]), float(quat[1]), float(quat[2]), float(quat[3])), base)
+class TipFrame:
+    """The pose of frame ``tip`` in frame ``base`` from an MjData's kinematics."""
+
+    def __init__(self, model: mujoco.MjModel, tip: str, base: str) -> None:
+        """Resolve both frames once (they are looked up for every trajectory sample)."""
+        self.tip, self.base = frame_getter(model, tip), frame_getter(model, base)
+        self.base_name = base
+
+    def __call__(self, data: mujoco.MjData) -> Pose:
+        """Return the tip pose in the base frame."""
+        pos, quat = compose(inverse(self.base(data)), self.tip(data))
+        return Pose((float(pos[0]), float(pos[1]), float(pos[2])),
+                    (float(quat[0]), float(quat[1]), float(quat[2]), float(quat[3])),
+                    self.base_name)
 
 
 class TipKinematics:
@@ -32,7 +41,7 @@ class TipKinematics:
                  base: str) -> None:
         """Use a private ``MjData`` of ``model``; ``tip`` and ``base`` are frame names."""
         self.model, self.data = model, mujoco.MjData(model)
-        self.arm_qpos, self.tip, self.base = arm_qpos, tip, base
+        self.arm_qpos, self.frame = arm_qpos, TipFrame(model, tip, base)
         self.lock = threading.Lock()
 
     def poses(self, rows: Sequence[Sequence[float]] | np.ndarray) -> list[Pose]:
@@ -43,7 +52,7 @@ class TipKinematics:
             for q in rows:
                 self.data.qpos[self.arm_qpos] = q
                 mujoco.mj_kinematics(self.model, self.data)
-                out.append(tip_pose(self.model, self.data, self.tip, self.base))
+                out.append(self.frame(self.data))
         return out
 
     def check(self, traj: Trajectory, path_check: PathCheck | None) -> Trajectory:
