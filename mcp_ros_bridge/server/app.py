@@ -11,10 +11,11 @@ import socket
 
 import anyio
 from mcp.server.stdio import stdio_server
+from mcp_ros_bridge.backends.deferred import DeferredBackend, serve_while_starting
 from mcp_ros_bridge.backends.factory import make_backend
 from mcp_ros_bridge.backends.port import RobotBackend
 from mcp_ros_bridge.capabilities import KINDS
-from mcp_ros_bridge.catalog.loader import load_catalog
+from mcp_ros_bridge.catalog.loader import Catalog, load_catalog
 from mcp_ros_bridge.catalog.robot import default_config_dir
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.bridge import BridgeServer
@@ -58,22 +59,41 @@ def read_token(options: ServeOptions) -> str | None:
     return os.environ.get(TOKEN_ENV) or None
 
 
-async def build(options: ServeOptions, backend: RobotBackend | None = None
-                ) -> tuple[BridgeServer, RobotBackend]:
-    """Load the catalog, create and start the backend, and build the server."""
-    config_dir = options.config_dir or default_config_dir()
-    catalog = load_catalog(config_dir, options.lang, kinds=KINDS)
-    if backend is None:
-        backend = make_backend(options.backend, catalog.robot, sim_speed=options.sim_speed,
-                               use_sim_time=options.use_sim_time)
+def load(options: ServeOptions) -> Catalog:
+    """Load the catalog ``options`` name."""
+    return load_catalog(options.config_dir or default_config_dir(), options.lang, kinds=KINDS)
+
+
+def named_backend(options: ServeOptions, catalog: Catalog) -> RobotBackend:
+    """Create (not start) the backend ``options`` name."""
+    return make_backend(options.backend, catalog.robot, sim_speed=options.sim_speed,
+                        use_sim_time=options.use_sim_time)
+
+
+async def start_backend(backend: RobotBackend) -> None:
+    """Start ``backend``; a ROS backend then waits a moment for its sensors and tip link."""
     await backend.start()
-    ready = getattr(backend, 'wait_until_ready', None)  # ROS: sensors and the tip link
+    ready = getattr(backend, 'wait_until_ready', None)
     if ready is not None:
         for note in await ready(READY_WAIT_S):
             log.warning('%s', note)
+
+
+def assemble(options: ServeOptions, catalog: Catalog, backend: RobotBackend) -> BridgeServer:
+    """Build the server on ``backend``; nothing is started."""
     audit = AuditLog(options.audit_log or None)
     settings = CallSettings(approval_policy=options.approval_policy)
-    return BridgeServer(catalog, backend, settings, audit), backend
+    return BridgeServer(catalog, backend, settings, audit)
+
+
+async def build(options: ServeOptions, backend: RobotBackend | None = None
+                ) -> tuple[BridgeServer, RobotBackend]:
+    """Load the catalog, create and start the backend, and build the server."""
+    catalog = load(options)
+    if backend is None:
+        backend = named_backend(options, catalog)
+    await start_backend(backend)
+    return assemble(options, catalog, backend), backend
 
 
 async def _serve_http(bridge: BridgeServer, options: ServeOptions) -> None:
@@ -97,7 +117,14 @@ async def serve(options: ServeOptions, backend: RobotBackend | None = None) -> N
     if options.transport == 'http':
         # Fail fast on a bad token file or an unprotected public bind, before the robot starts.
         check_bind(options.host, read_token(options))
-    bridge, backend = await build(options, backend)
+    if backend is None:
+        # Created and started below while serving: tools/list need not wait for the robot.
+        catalog = load(options)
+        backend = DeferredBackend(options.backend, lambda: named_backend(options, catalog),
+                                  start_backend)
+        bridge = assemble(options, catalog, backend)
+    else:
+        bridge, backend = await build(options, backend)
     async with AsyncExitStack() as stack:
         stack.push_async_callback(backend.close)
         stack.callback(bridge.pipeline.audit.close)
@@ -108,13 +135,18 @@ async def serve(options: ServeOptions, backend: RobotBackend | None = None) -> N
             watcher.hook_sighup()
             watcher_task = asyncio.create_task(watcher.run())
             stack.callback(watcher_task.cancel)
-        if options.transport == 'http':
-            await _serve_http(bridge, options)
+        serving = _serve_http(bridge, options) if options.transport == 'http' \
+            else _serve_stdio(bridge)
+        if isinstance(backend, DeferredBackend):
+            await serve_while_starting(backend, serving)
         else:
-            async with stdio_server() as (read, write):
-                await bridge.server.run(read, write,
-                                        bridge.server.create_initialization_options())
-            # stdio EOF: the client is gone; the exit stack stops the robot (deadman).
+            await serving
+
+
+async def _serve_stdio(bridge: BridgeServer) -> None:
+    async with stdio_server() as (read, write):
+        await bridge.server.run(read, write, bridge.server.create_initialization_options())
+    # stdio EOF: the client is gone; serve()'s exit stack stops the robot (deadman).
 
 
 _DISCONNECTS = (BrokenPipeError, ConnectionResetError, anyio.BrokenResourceError,
