@@ -1,0 +1,44 @@
+// The official TypeScript SDK client (what most agent hosts are built on) against the bridge.
+// Usage: node ts_client.mjs stdio <command> [args...] | node ts_client.mjs http <url>
+// Prints one JSON line with what each call returned; exits 1 when the client throws.
+import { createRequire } from 'node:module';
+
+const require = createRequire(process.env.HOSTS_NODE_MODULES + '/');
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
+const { StreamableHTTPClientTransport } =
+  require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+
+const [mode, target, ...rest] = process.argv.slice(2);
+const transport = mode === 'stdio'
+  ? new StdioClientTransport({ command: target, args: rest, env: process.env, stderr: 'ignore' })
+  : new StreamableHTTPClientTransport(new URL(target));
+const client = new Client({ name: 'ts-sdk-host', version: '1.0.0' });
+
+const text = (r) => (r.content || []).filter((c) => c.type === 'text').map((c) => c.text)
+  .join('\n');
+const summary = (r) => ({ isError: r.isError === true, text: text(r),
+  structured: r.structuredContent ?? null, meta: r._meta ?? null });
+
+const out = {};
+try {
+  await client.connect(transport);
+  out.server = client.getServerVersion();
+  out.protocol = transport.protocolVersion ?? null;
+  out.tools = (await client.listTools()).tools.map((t) => t.name);
+  out.read = summary(await client.callTool({ name: 'get_joint_states', arguments: {} }));
+  out.motion = summary(await client.callTool({
+    name: 'move_arm_to_pose', arguments: { position: { x: 0.4, y: 0.1, z: 0.35 } } }));
+  out.unit_string = summary(await client.callTool({
+    name: 'grasp_object_force_control', arguments: { force_n: '15N' } }));
+  out.out_of_range = summary(await client.callTool({
+    name: 'grasp_object_force_control', arguments: { force_n: 50 } }));
+  out.unreachable = summary(await client.callTool({
+    name: 'move_arm_to_pose', arguments: { position: { x: 0.8, y: 0.8, z: 0.1 } } }));
+  await client.close();
+} catch (err) {
+  out.thrown = String(err && err.message ? err.message : err);
+  console.log(JSON.stringify(out));
+  process.exit(1);
+}
+console.log(JSON.stringify(out));
