@@ -12,6 +12,7 @@ import os
 import node_env
 import pytest
 
+
 @pytest.fixture(scope='session')
 def node() -> str:
     """Return the Node 22 executable (skip, or fail under CI, when it is missing)."""
@@ -21,4 +22,3 @@ def node() -> str:
             pytest.fail(f'hosts layer cannot run in CI: {reason}')
         pytest.skip(reason)
     return node_env.node() or ''
-

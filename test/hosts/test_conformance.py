@@ -13,8 +13,8 @@ import os
 from pathlib import Path
 
 import anyio
-import httpx2
 from hosts_kit import HERE, run_node
+import httpx2
 import node_env
 import pytest
 from raw_http import INIT_PARAMS, JSON_HEADERS, sse_messages
