@@ -11,7 +11,7 @@ that accepted something it should not is caught.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import math
 import random
 import string
@@ -269,6 +269,7 @@ class FuzzStats:
     cone_refused: int = 0
     failures: list[str] | None = None
     seconds: float = 0.0
+    mutations: dict[str, int] = field(default_factory=dict)  # how often each was sent
 
     def fail(self, message: str) -> None:
         """Record a failure (kept short)."""
@@ -287,6 +288,8 @@ async def fuzz_tool(client: Any, backend: Any, tool: Any, n: int, seed: int,
     started = time.perf_counter()
     for i in range(n):
         call = generate(tool.input_schema, rng, stats.calls)
+        if call.mutation:
+            stats.mutations[call.mutation] = stats.mutations.get(call.mutation, 0) + 1
         valid = oracle.valid(call.args)
         before = len(backend.calls)
         stats.calls += 1
