@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 import copy
 from dataclasses import dataclass
+from functools import cached_property
 import hashlib
 import json
 import os
@@ -52,7 +53,11 @@ class Catalog:
 
     def get(self, name: str) -> ToolSpec | None:
         """Return the tool named ``name`` or None."""
-        return next((t for t in self.tools if t.name == name), None)
+        return self._by_name.get(name)
+
+    @cached_property
+    def _by_name(self) -> dict[str, ToolSpec]:
+        return {t.name: t for t in self.tools}
 
     def for_backend(self, backend: str) -> Catalog:
         """Return a catalog with only the tools available on ``backend``."""
