@@ -131,15 +131,16 @@ async def per_call_work(calls: int) -> dict[str, float]:
     ctx = CallContext(pipe.backend, pipe.catalog.robot, spec.binding, None)
     params = types.CallToolRequestParams(name=TOOL, arguments={})
     audit = AuditLog(os.devnull)
+    filled = fill_defaults(spec.input_schema, {})
     steps = {
         'validate + defaults': lambda: (pipe.validator(spec).problems({}),
                                         fill_defaults(spec.input_schema, {})),
-        'capability (envelope, backend double)': lambda: kind.run(ctx, {}),
+        'capability (envelope, backend double)': lambda: kind.run(ctx, filled),
         'result': None, 'audit (to a file; off by default)': lambda: audit.record(
             TOOL, {}, 'ok', 0.001),
         'whole pipeline.call': lambda: pipe.call(None, params),
     }
-    outcome = await kind.run(ctx, {})
+    outcome = await kind.run(ctx, filled)
     steps['result'] = lambda: outcome_result(outcome, spec.output_schema)
     found = {}
     for name, step in steps.items():
