@@ -29,7 +29,7 @@ setup(
         'sim': ['mujoco>=3.1'],
         'test': ['pytest', 'anyio', 'hypothesis', 'rosbags', 'flake8', 'flake8-builtins',
                  'flake8-comprehensions', 'flake8-docstrings', 'flake8-import-order',
-                 'flake8-quotes'],
+                 'flake8-quotes', 'mypy', 'types-PyYAML', 'types-jsonschema'],
     },
     zip_safe=True,
     maintainer='mcp_ros_bridge maintainers',

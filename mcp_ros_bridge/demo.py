@@ -57,14 +57,15 @@ class Demo:
         self.say(f'\n[{self.step:02d}] {name}({json.dumps(args)})')
         last = [-1.0]
 
-        async def progress(p: float, total: float | None, message: str | None) -> None:
-            frac = p / total if total else p
+        async def on_progress(progress: float, total: float | None,
+                              message: str | None) -> None:
+            frac = progress / total if total else progress
             if frac - last[0] >= 0.25 or frac >= 1.0:
                 last[0] = frac
                 self.say(f'     progress {frac * 100:5.1f}%  {message or ""}')
 
         t0 = time.monotonic()
-        result = await self.client.call_tool(name, args, progress_callback=progress)
+        result = await self.client.call_tool(name, args, progress_callback=on_progress)
         flag = 'ERROR' if result.is_error else 'ok'
         self.say(f'     -> {flag} ({time.monotonic() - t0:.2f} s) {_short(result)}')
         if expect_ok and result.is_error:

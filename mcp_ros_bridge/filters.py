@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
+import numpy.typing as npt
 
 FILTERS = ('raw', 'moving_average', 'kalman')
 
 
 def moving_average(samples: np.ndarray) -> np.ndarray:
     """Return the per-axis mean of an (N, k) window."""
-    return samples.mean(axis=0)
+    return np.asarray(samples.mean(axis=0))
 
 
 def kalman(samples: np.ndarray, process_var: float = 1e-4,
@@ -25,7 +24,7 @@ def kalman(samples: np.ndarray, process_var: float = 1e-4,
     """
     n = samples.shape[0]
     if n == 1:
-        return samples[0].copy()
+        return np.array(samples[0], dtype=float)
     if measurement_var is None:
         r = samples.var(axis=0)
     else:
@@ -38,16 +37,16 @@ def kalman(samples: np.ndarray, process_var: float = 1e-4,
         k = p / (p + r)
         x = x + k * (z - x)
         p = (1.0 - k) * p
-    return x
+    return np.asarray(x)
 
 
-def apply_filter(kind: str, samples: Sequence[Sequence[float]]) -> np.ndarray:
+def apply_filter(kind: str, samples: npt.ArrayLike) -> np.ndarray:
     """Filter an (N, k) window with ``kind`` (raw | moving_average | kalman)."""
     arr = np.asarray(samples, dtype=float)
     if arr.ndim != 2 or arr.shape[0] == 0:
         raise ValueError('need at least one sample')
     if kind == 'raw':
-        return arr[-1].copy()
+        return np.array(arr[-1])
     if kind == 'moving_average':
         return moving_average(arr)
     if kind == 'kalman':

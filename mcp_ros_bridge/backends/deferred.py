@@ -91,8 +91,9 @@ async def serve_while_starting(backend: DeferredBackend, serving: Awaitable[None
     serve = asyncio.ensure_future(serving)
     try:
         await asyncio.wait({start, serve}, return_when=asyncio.FIRST_COMPLETED)
-        if start.done() and not start.cancelled() and start.exception() is not None:
-            raise start.exception()
+        failure = start.exception() if start.done() and not start.cancelled() else None
+        if failure is not None:
+            raise failure
         await serve
     finally:
         if not serve.done():

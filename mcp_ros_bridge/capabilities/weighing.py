@@ -23,7 +23,7 @@ GRAVITY = 9.81  # m/s^2 along -z of the base frame
 def gravity_in_sensor(q_sensor_in_base: Sequence[float]) -> np.ndarray:
     """Return the gravity vector (m/s^2) in the sensor frame, given its orientation (wxyz)."""
     rot = quat2mat(np.asarray(q_sensor_in_base, dtype=float))
-    return rot.T @ np.array([0.0, 0.0, -GRAVITY])
+    return np.asarray(rot.T @ np.array([0.0, 0.0, -GRAVITY]))
 
 
 def tool_wrench(mass_kg: float, com_m: Sequence[float], g_sensor: np.ndarray) -> np.ndarray:

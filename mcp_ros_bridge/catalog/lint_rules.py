@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from jsonschema.protocols import Validator
 from mcp_ros_bridge.catalog.lint_model import (
     CJK,
     EN_WORDS,
@@ -108,7 +109,12 @@ def check_description(report: Report, i: int, name: str, desc: Any) -> None:
                        f'{how} to reach {lo}-{hi} {unit}')
 
 
-def _validator(root: dict[str, Any], sub: dict[str, Any]) -> Draft202012Validator:
+def _dict_at(node: dict[str, Any], key: str) -> dict[str, Any]:
+    value = node.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _validator(root: dict[str, Any], sub: dict[str, Any]) -> Validator:
     """Validate against ``sub`` while resolving $ref against ``root``."""
     return Draft202012Validator(root).evolve(schema=sub)
 
@@ -147,7 +153,7 @@ def check_structure(report: Report, i: int, name: str, schema: dict[str, Any]) -
                        f'arguments nest {node.depth} containers deep here; at most '
                        f'{MAX_DEPTH} allowed', 'flatten this level into named fields of its '
                        'parent, or split the tool')
-        props = s.get('properties') if isinstance(s.get('properties'), dict) else {}
+        props = _dict_at(s, 'properties')
         for req in s.get('required') or []:
             sub = props.get(req)
             if isinstance(sub, dict) and 'default' in sub:
@@ -155,7 +161,7 @@ def check_structure(report: Report, i: int, name: str, schema: dict[str, Any]) -
                            f'{req!r} is required but has default {_short(sub["default"])}',
                            f'remove {req!r} from required (the default applies when omitted) '
                            'or drop the default')
-    top = schema.get('properties') if isinstance(schema.get('properties'), dict) else {}
+    top = _dict_at(schema, 'properties')
     if len(top) > MAX_TOP_LEVEL_PARAMS:
         report.add('max-parameters', name, base, ('input', 'properties'),
                    f'{len(top)} top-level parameters; at most {MAX_TOP_LEVEL_PARAMS} advised',

@@ -46,7 +46,7 @@ def _kind_of(raw: dict[str, Any], kinds: KindRegistry) -> KindShape | None:
 def _tool_entry(raw: dict[str, Any], schema: dict[str, Any],
                 kind: KindShape | None) -> dict[str, Any]:
     """Approximate the tools/list entry of a tool that did not load completely."""
-    annotations = dict(kind.annotations) if kind else {}
+    annotations: dict[str, Any] = dict(kind.annotations) if kind else {}
     annotations.update({'title': raw.get('title')} | dict(raw.get('annotations') or {}))
     return {'name': raw.get('name'), 'title': raw.get('title'),
             'description': pick_text(dict(rules.description_texts(raw.get('description')))
@@ -115,7 +115,8 @@ def lint_config(config_dir: str, kinds: KindRegistry) -> list[Finding]:
         return [_load_finding(exc)]
     report = Report(doc)
     data = doc.data if isinstance(doc.data, dict) else {}
-    raw_tools = data.get('tools') if isinstance(data.get('tools'), list) else []
+    found = data.get('tools')
+    raw_tools: list[Any] = found if isinstance(found, list) else []
     rules.check_identity(report, raw_tools)
     entries = []
     for i, raw in enumerate(raw_tools):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +17,7 @@ class Workspace:
     lo: tuple[float, float, float]
     hi: tuple[float, float, float]
 
-    def contains(self, p: tuple[float, float, float]) -> bool:
+    def contains(self, p: Sequence[float]) -> bool:
         """Return True when point ``p`` (in ``frame``) lies inside the box."""
         return all(lo <= v <= hi for v, lo, hi in zip(p, self.lo, self.hi))
 

@@ -87,7 +87,7 @@ def subschema(schema: dict[str, Any], path: tuple[Any, ...]) -> dict[str, Any] |
                 else cur.get('items')
         if not isinstance(cur, dict):
             return None
-    return cur
+    return cur if isinstance(cur, dict) else None
 
 
 def _governing(path: tuple[Any, ...], schema: dict[str, Any]

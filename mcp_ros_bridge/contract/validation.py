@@ -37,7 +37,8 @@ def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
         yield ValidationError(f'{instance!r} does not match {pattern!r}')
 
 
-StrictValidator = validators.extend(Draft202012Validator, {'pattern': _pattern})
+StrictValidator = validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator, {'pattern': _pattern})
 
 
 @dataclass(frozen=True)
@@ -134,7 +135,7 @@ def problem_field(p: Problem) -> str:
 
 def fill_defaults(schema: dict[str, Any], args: dict[str, Any]) -> dict[str, Any]:
     """Return a copy of valid ``args`` with schema defaults filled in, recursively."""
-    out = json_copy(args)
+    out: dict[str, Any] = json_copy(args)
     _fill(schema, out)
     return out
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 import time
+from typing import Any
 
 import anyio
 
@@ -25,7 +26,7 @@ class RunningMotion:
 
     tool: str
     started: float
-    task: asyncio.Task | None
+    task: asyncio.Task[Any] | None
     session: object = None
     request: object = None
     scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)

@@ -16,16 +16,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 import math
-from typing import Any
+from typing import Any, TypeVar
 
-from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, GraspGoal, MotionLimits,
-                                          MotionResult, PathCheck, Pose, PoseGoal,
-                                          ProgressFn, ReleaseGoal, RobotBackend)
+from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, GraspGoal, GripResult,
+                                          MotionLimits, MotionResult, PathCheck, Pose,
+                                          PoseGoal, ProgressFn, ReleaseGoal, RobotBackend)
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.geometry import approach_angle_deg
 from transforms3d.quaternions import qmult, rotate_vector
 
 
+_Result = TypeVar('_Result', MotionResult, GripResult)
 PATH_HINT = ('The motion between allowed end points would sweep the tip out of the workspace '
              'box; nothing moved. Go through an intermediate pose nearer the base (or lower), '
              'or follow a straight line with the Cartesian path tool.')
@@ -95,7 +96,8 @@ class Envelope:
         shown = tuple(round(v, 5) for v in p)
         if (adjustable and self.limits.policy_for('workspace') == 'clamp'
                 and all(map(math.isfinite, p))):
-            c = tuple(min(max(v, lo), hi) for v, lo, hi in zip(p, ws.lo, ws.hi))
+            c = (min(max(p[0], ws.lo[0]), ws.hi[0]), min(max(p[1], ws.lo[1]), ws.hi[1]),
+                 min(max(p[2], ws.lo[2]), ws.hi[2]))
             self.orientation(pose.orientation, label)
             notes.append(f'{label} clamped from {shown} to {tuple(round(v, 4) for v in c)}')
             return replace(pose, position=c)
@@ -201,10 +203,11 @@ class EnvelopedBackend:
         return self.envelope.motion_limits(lim, notes, check)
 
     @staticmethod
-    def _noted(result: Any, notes: list[str]) -> Any:
-        if notes:
-            result.details.setdefault('adjustments', []).extend(notes)
-        return result
+    def _noted(result: _Result, notes: list[str]) -> _Result:
+        if not notes:
+            return result
+        adjustments = [*result.details.get('adjustments', ()), *notes]
+        return replace(result, details={**result.details, 'adjustments': adjustments})
 
     async def move_to_pose(self, goal: PoseGoal, progress: ProgressFn | None = None
                            ) -> MotionResult:
@@ -235,7 +238,8 @@ class EnvelopedBackend:
             limits=await self._limits(goal.limits, notes))
         return self._noted(await self.inner.follow_cartesian_path(goal, progress), notes)
 
-    async def grasp(self, goal: GraspGoal, progress: ProgressFn | None = None) -> Any:
+    async def grasp(self, goal: GraspGoal,
+                    progress: ProgressFn | None = None) -> GripResult:
         """Refuse force control on stale F/T data; check the force range."""
         notes: list[str] = []
         goal = self.envelope.grasp(goal, notes)
@@ -247,7 +251,8 @@ class EnvelopedBackend:
                                details={'age_s': w.age_s, 'source': w.source})
         return self._noted(await self.inner.grasp(goal, progress), notes)
 
-    async def release(self, goal: ReleaseGoal, progress: ProgressFn | None = None) -> Any:
+    async def release(self, goal: ReleaseGoal,
+                      progress: ProgressFn | None = None) -> GripResult:
         """Check the opening width, then delegate."""
         notes: list[str] = []
         goal = self.envelope.release(goal, notes)

@@ -39,7 +39,7 @@ class KeysExhausted(Exception):
 @dataclass
 class _Entry(Generic[T]):
     fingerprint: str
-    future: asyncio.Future
+    future: asyncio.Future[Any]
     created: float
     replay: bool = True
     outcome: str = ''  # what a first call that is not replayed ended with
@@ -79,9 +79,9 @@ class IdempotencyCache:
         """Configure the time to live and the bounds on remembered keys (per session, all)."""
         self.ttl_s, self.per_scope, self.total = ttl_s, per_scope, total
         self.clock = clock
-        self._scopes: dict[object, dict[tuple[str, str], _Entry]] = {}
+        self._scopes: dict[object, dict[tuple[str, str], _Entry[Any]]] = {}
 
-    def _live(self, scope: object) -> dict[tuple[str, str], _Entry]:
+    def _live(self, scope: object) -> dict[tuple[str, str], _Entry[Any]]:
         now = self.clock()
         entries = self._scopes.get(scope, {})
         for k in [k for k, e in entries.items()
@@ -94,7 +94,7 @@ class IdempotencyCache:
         entry = self._live(scope).get((tool, key))
         return entry is not None and (entry.replay or not entry.future.done())
 
-    def _claim(self, scope: object, tool: str, key: str, fp: str) -> _Entry:
+    def _claim(self, scope: object, tool: str, key: str, fp: str) -> _Entry[Any]:
         entries = self._live(scope)
         if (tool, key) not in entries and len(entries) >= self.per_scope:
             raise KeysExhausted(
@@ -107,7 +107,8 @@ class IdempotencyCache:
                 raise KeysExhausted(f'the server holds {self.total} idempotency keys from all '
                                     'sessions; call without one or try again later')
         self._scopes[scope] = entries
-        entry = _Entry(fp, asyncio.get_running_loop().create_future(), self.clock())
+        entry: _Entry[Any] = _Entry(fp, asyncio.get_running_loop().create_future(),
+                                    self.clock())
         entries[(tool, key)] = entry
         return entry
 
@@ -123,7 +124,7 @@ class IdempotencyCache:
         unreplayable result runs the work again.
         """
         fp = fingerprint(tool, args)
-        entry = self._live(scope).get((tool, key))
+        entry: _Entry[Any] | None = self._live(scope).get((tool, key))
         if entry is not None and entry.fingerprint != fp:
             raise KeyReuseError(
                 f'idempotency_key {key!r} was already used for {tool} with different '

@@ -50,10 +50,11 @@ class AuditLog:
         self.path, self.max_bytes, self.backups = path, max_bytes, backups
         self._lock = threading.Lock()
         # Held open for the server's lifetime; closed by close().
-        self._file: TextIO | None = self._open() if path else None
+        self._file: TextIO | None = self._open(path) if path else None
 
-    def _open(self) -> TextIO:
-        return open(self.path, 'a', encoding='utf-8', buffering=1)
+    @staticmethod
+    def _open(path: str) -> TextIO:
+        return open(path, 'a', encoding='utf-8', buffering=1)
 
     def record(self, tool: str, args: Any, outcome: str, duration_s: float,
                **extra: Any) -> None:
@@ -81,7 +82,7 @@ class AuditLog:
             if os.path.exists(f'{self.path}.{n}'):
                 os.replace(f'{self.path}.{n}', f'{self.path}.{n + 1}')
         os.replace(self.path, f'{self.path}.1')
-        self._file = self._open()
+        self._file = self._open(self.path)
 
     def close(self) -> None:
         """Close the file."""

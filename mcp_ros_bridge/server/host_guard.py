@@ -23,7 +23,7 @@ def asgi_header(scope: dict[str, Any], name: bytes) -> str | None:
     """Return the first value of header ``name`` (lower case) of an ASGI scope."""
     for key, value in scope.get('headers', []):
         if key == name:
-            return value.decode('latin-1')
+            return str(value.decode('latin-1'))
     return None
 
 

@@ -75,7 +75,7 @@ def build_app(server: Server, host: str, port: int, token: str | None,
               allowed_hosts: list[str] | None = None) -> Any:
     """Return the ASGI app serving MCP at ``/mcp``."""
     check_bind(host, token)
-    app = server.streamable_http_app(
+    app: Any = server.streamable_http_app(
         streamable_http_path='/mcp', host=host, max_request_body_size=MAX_BODY_BYTES,
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         event_store=BoundedEventStore(), retry_interval=RETRY_MS)

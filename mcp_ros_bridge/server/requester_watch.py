@@ -67,7 +67,7 @@ class RequesterWatch:
                 self.on_gone(session, state['id'])
 
         async def watched_receive() -> dict[str, Any]:
-            message = await receive()
+            message: dict[str, Any] = await receive()
             if message['type'] == 'http.request' and len(body) <= self.max_body:
                 body.extend(message.get('body', b''))
                 if not message.get('more_body'):

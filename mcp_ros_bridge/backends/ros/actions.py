@@ -19,7 +19,7 @@ from action_msgs.msg import GoalStatus
 import anyio
 from mcp_ros_bridge.backends.port import BackendError, ProgressFn
 from mcp_ros_bridge.backends.ros.runtime import bridge_future, call_soon, RosRuntime
-from rclpy.action import ActionClient
+from rclpy.action.client import ActionClient
 
 STATUS_NAMES = {GoalStatus.STATUS_SUCCEEDED: 'SUCCEEDED', GoalStatus.STATUS_CANCELED: 'CANCELED',
                 GoalStatus.STATUS_ABORTED: 'ABORTED', GoalStatus.STATUS_UNKNOWN: 'UNKNOWN'}
@@ -37,7 +37,7 @@ class ActionOutcome:
     interrupted: bool = False
 
 
-async def _race(fut: asyncio.Future, deadline: float, interrupt: asyncio.Event | None) -> str:
+async def _race(fut: asyncio.Future[Any], deadline: float, interrupt: asyncio.Event | None) -> str:
     """Wait for ``fut``, the deadline or the interrupt; return which came first."""
     loop = asyncio.get_running_loop()
     waiter = asyncio.ensure_future(interrupt.wait()) if interrupt is not None else None
@@ -104,7 +104,7 @@ class GoalRunner:
         deadline = start + timeout_s
         await wait_until_ready(client.server_is_ready, f'action {name}',
                                min(self.server_timeout_s, timeout_s))
-        feedback: asyncio.Queue = asyncio.Queue()
+        feedback: asyncio.Queue[Any] = asyncio.Queue()
         counter = [0]
 
         def on_feedback(msg: Any) -> None:
@@ -175,7 +175,7 @@ class GoalRunner:
             await asyncio.wait({response})
 
     @staticmethod
-    async def _pump(queue: asyncio.Queue, describe: Any, progress: ProgressFn | None) -> None:
+    async def _pump(queue: asyncio.Queue[Any], describe: Any, progress: ProgressFn | None) -> None:
         while True:
             fb = await queue.get()
             report = describe(fb) if describe is not None else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal, overload, TYPE_CHECKING
 
 from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGoal, GraspGoal,
                                           GripResult, Image, JointGoal, JointStates,
@@ -21,6 +21,14 @@ from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGo
 from mcp_ros_bridge.backends.ros import verify
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.catalog.ros_settings import Topic
+
+if TYPE_CHECKING:  # rclpy-importing modules, loaded only when the backend starts
+    from mcp_ros_bridge.backends.ros.actions import GoalRunner
+    from mcp_ros_bridge.backends.ros.bindings import DeclaredBindings
+    from mcp_ros_bridge.backends.ros.gripper import GripperInterface
+    from mcp_ros_bridge.backends.ros.halt import Halter
+    from mcp_ros_bridge.backends.ros.moveit import MoveItInterface
+    from mcp_ros_bridge.backends.ros.sensors import JointStateCache, WrenchBuffer
 
 STOP_CONFIRM_S = 2.0  # how long stop() waits for joint states to show a still arm
 
@@ -45,7 +53,23 @@ class RosBackend:
         """Return the running :class:`RosRuntime` (for tests and the entry point)."""
         return self._runtime
 
+    @overload
+    def _part(self, name: Literal['joints']) -> JointStateCache: ...
+    @overload
+    def _part(self, name: Literal['wrench']) -> WrenchBuffer: ...
+    @overload
+    def _part(self, name: Literal['runner']) -> GoalRunner: ...
+    @overload
+    def _part(self, name: Literal['halt']) -> Halter: ...
+    @overload
+    def _part(self, name: Literal['moveit']) -> MoveItInterface: ...
+    @overload
+    def _part(self, name: Literal['gripper']) -> GripperInterface: ...
+    @overload
+    def _part(self, name: Literal['bindings']) -> DeclaredBindings: ...
+
     def _part(self, name: str) -> Any:
+        """Return a started part by name (typed per name); UNAVAILABLE before start."""
         if name not in self._parts:
             raise BackendError('UNAVAILABLE', 'the ROS backend is not started')
         return self._parts[name]
@@ -114,13 +138,11 @@ class RosBackend:
                 msg_type, topic.name, cache.on_raw if raw else cache.on_message,
                 qos_from_name(topic.qos, sensor_depth=depth), raw=raw)
 
-    def _fresh(self, name: str) -> Any:
-        """Return a sensor cache, first taking what has arrived when ingestion is batched."""
-        cache = self._part(name)
+    def _take_arrived(self) -> None:
+        """Take what has arrived into the sensor caches when ingestion is batched."""
         drain = self._parts.get('drain')
         if drain is not None:
             drain.drain()
-        return cache
 
     async def close(self) -> None:
         """Cancel running goals, then shut the node, executor and context down."""
@@ -137,7 +159,8 @@ class RosBackend:
 
     async def wait_for_sensors(self, timeout_s: float) -> list[str]:
         """Wait until joint states and wrench have arrived once; return the silent topics."""
-        caches = [self._part('joints'), self._part('wrench')]
+        caches: list[JointStateCache | WrenchBuffer] = [self._part('joints'),
+                                                        self._part('wrench')]
         waited = await asyncio.gather(*(asyncio.to_thread(c.received.wait, timeout_s)
                                         for c in caches))
         return [c.topic for c, ok in zip(caches, waited) if not ok]
@@ -167,22 +190,26 @@ class RosBackend:
         max_age = self.config.limits.sensor_max_age_s
         if self.config.ros.force_guard == 'off':
             return ForceGuard(None, limits.contact_force_limit_n, max_age)
-        self._fresh('wrench').read(1, self._runtime.now_s(), max_age)  # refuse when stale
+        self._take_arrived()
+        self._part('wrench').read(1, self._runtime.now_s(), max_age)  # refuse when stale
         return ForceGuard(self._part('wrench'), limits.contact_force_limit_n, max_age)
 
     async def joint_states(self) -> JointStates:
         """Return the newest joint states; SENSOR_STALE when older than the max age."""
-        return self._fresh('joints').read(self.config.arm_joints, self._runtime.now_s(),
-                                          self.config.limits.sensor_max_age_s)
+        self._take_arrived()
+        return self._part('joints').read(self.config.arm_joints, self._runtime.now_s(),
+                                         self.config.limits.sensor_max_age_s)
 
     async def _finger_states(self) -> JointStates:
-        return self._fresh('joints').read(self.config.gripper_joints, self._runtime.now_s(),
-                                          self.config.limits.sensor_max_age_s)
+        self._take_arrived()
+        return self._part('joints').read(self.config.gripper_joints, self._runtime.now_s(),
+                                         self.config.limits.sensor_max_age_s)
 
     async def wrench_samples(self, count: int) -> WrenchSamples:
         """Return up to ``count`` newest raw wrench samples; SENSOR_STALE when old."""
-        return self._fresh('wrench').read(count, self._runtime.now_s(),
-                                          self.config.limits.sensor_max_age_s)
+        self._take_arrived()
+        return self._part('wrench').read(count, self._runtime.now_s(),
+                                         self.config.limits.sensor_max_age_s)
 
     async def end_effector_pose(self, frame: str, link: str = '') -> Pose:
         """Return the pose of ``link`` in ``frame`` via MoveIt's compute_fk."""

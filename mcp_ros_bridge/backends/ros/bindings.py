@@ -103,7 +103,7 @@ class DeclaredBindings:
         msg = _fill(cls.Request, request, f'request for {service}')
         key = (service, type_name)
         if key not in self._services:
-            self._services[key] = self._runtime.node.create_client(
+            self._services[key] = self._runtime.running_node.create_client(
                 cls, service, callback_group=self._runtime.clients_group)
         start = time.monotonic()
         response = await call_service(self._services[key], msg, name=service,

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
 from mcp_ros_bridge.backends.ros.runtime import call_soon
 from mcp_ros_bridge.backends.ros.sensors import WrenchBuffer
 
-if TYPE_CHECKING:
-    from typing import Self
+_Guard = TypeVar('_Guard', bound='ForceGuard')
 
 
 class ForceGuard:
@@ -35,28 +34,28 @@ class ForceGuard:
         self.stale = False
         self.event = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._watchdog: asyncio.Task | None = None
+        self._watchdog: asyncio.Task[None] | None = None
 
     def _watch(self, magnitude: float) -> None:
         self.peak_n = max(self.peak_n, magnitude)
-        if magnitude > self.limit_n and not self.contact:
+        if magnitude > self.limit_n and not self.contact and self._loop is not None:
             self.contact = True
             call_soon(self._loop, self.event.set)
 
-    async def _watch_freshness(self) -> None:
+    async def _watch_freshness(self, buffer: WrenchBuffer) -> None:
         while not self.event.is_set():
             await asyncio.sleep(self._period)
-            newest = self._buffer.newest()
+            newest = buffer.newest()
             if newest is None or time.monotonic() - newest[1] > self.max_age_s:
                 self.stale = True
                 self.event.set()
 
-    async def __aenter__(self) -> Self:
+    async def __aenter__(self: _Guard) -> _Guard:  # noqa: PYI019 - Self needs 3.11
         """Start watching."""
         self._loop = asyncio.get_running_loop()
         if self._buffer is not None:
             self._buffer.watcher = self._watch
-            self._watchdog = asyncio.ensure_future(self._watch_freshness())
+            self._watchdog = asyncio.ensure_future(self._watch_freshness(self._buffer))
         return self
 
     async def __aexit__(self, *exc: object) -> None:

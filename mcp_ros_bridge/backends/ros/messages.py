@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from importlib import import_module
+import math
 from re import compile as compile_re
 from typing import Any
 
@@ -93,8 +94,8 @@ def _convert(slot: Any, value: Any, where: str) -> Any:
         raise ValueError(f'{where}: expected a number ({typename}), got {value!r}')  # noqa: TRY004
     if typename in _FLOATS:
         return float(value)
-    low, high = _INT_RANGES.get(typename, (None, None))
-    if low is not None and (not float(value).is_integer() or not low <= value <= high):
+    low, high = _INT_RANGES.get(typename, (-math.inf, math.inf))
+    if math.isfinite(low) and (not float(value).is_integer() or not low <= value <= high):
         raise ValueError(f'{where}: expected an integer in [{low}, {high}] ({typename}), '
                          f'got {value!r}')
     return int(value)

@@ -48,7 +48,7 @@ class MoveItInterface:
     def distro(self) -> str:
         """Return the configured distro, or detect it from the installed moveit_msgs."""
         if self._distro is None:
-            wanted = self.config.ros.distro
+            wanted: str = self.config.ros.distro
             if wanted == 'auto':
                 wanted = detect_distro(import_interface('moveit_msgs/msg/MotionPlanRequest'))
             self._distro = goals.check_distro(wanted)
@@ -86,7 +86,7 @@ class MoveItInterface:
             raise BackendError('TIMED_OUT', f'no plan within {outcome.duration_s:.1f} s; '
                                'nothing moved', advice=error_codes.advice_for(-6, 'planning'))
         code = outcome.result.error_code.val if outcome.result is not None else 99999
-        if outcome.status != 'SUCCEEDED' or code != SUCCESS:
+        if outcome.status != 'SUCCEEDED' or code != SUCCESS or outcome.result is None:
             raise self._error(code, f'MoveIt {outcome.status.lower()} the goal while planning',
                               'planning')
         plan = message_to_dict(outcome.result.planned_trajectory)

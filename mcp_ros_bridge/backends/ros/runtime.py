@@ -14,6 +14,7 @@ import asyncio
 import threading
 from typing import Any
 
+from mcp_ros_bridge.backends.port import BackendError
 import rclpy
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.context import Context
@@ -73,12 +74,19 @@ class RosRuntime:
         self.executor: Any = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
-        self._steps: list = []  # the future that ends the current events-executor step
+        self._steps: list[Any] = []  # the future that ends the current events-executor step
         self.clients_group = ReentrantCallbackGroup()
 
     @property
-    def sensor_node(self) -> Node | None:
+    def sensor_node(self) -> Node:
         """Return the node that carries sensor subscriptions (the same node)."""
+        return self.running_node
+
+    @property
+    def running_node(self) -> Node:
+        """Return the node; raise UNAVAILABLE once it is shut down (or before start)."""
+        if self.node is None:
+            raise BackendError('UNAVAILABLE', 'the ROS node is not running')
         return self.node
 
     def start(self) -> Node:
@@ -95,7 +103,7 @@ class RosRuntime:
             self.executor = MultiThreadedExecutor(num_threads=self._num_threads,
                                                   context=self.context)
         elif self._kind == 'events':
-            from rclpy.experimental import EventsExecutor
+            from rclpy.experimental import EventsExecutor  # type: ignore[attr-defined]
             self.executor, spin = EventsExecutor(context=self.context), _spin_events
         else:
             self.executor = SingleThreadedExecutor(context=self.context)
@@ -113,7 +121,7 @@ class RosRuntime:
         Under ``use_sim_time`` the clock reads zero until ``/clock`` first
         arrives; that raises CLOCK_MISMATCH instead of serving unaged samples.
         """
-        clock = self.node.get_clock()
+        clock = self.running_node.get_clock()
         now = clock.now().nanoseconds
         if now == 0 and getattr(clock, 'ros_time_is_active', False):
             from mcp_ros_bridge.backends.ros.clock import no_clock_error
@@ -122,7 +130,7 @@ class RosRuntime:
 
     def shutdown(self) -> None:
         """Stop the executor, join its thread, destroy the node, shut the context down."""
-        if self.context is None:
+        if self.context is None or self.node is None or self._thread is None:
             return
         self._stop.set()
         if self._kind == 'events':
@@ -144,14 +152,14 @@ class RosRuntime:
         self.context = None
 
 
-def _spin_until_shutdown(executor: Any, stop: threading.Event, steps: list) -> None:
+def _spin_until_shutdown(executor: Any, stop: threading.Event, steps: list[Any]) -> None:
     try:
         executor.spin()
     except (ExternalShutdownException, KeyboardInterrupt):
         pass
 
 
-def _spin_events(executor: Any, stop: threading.Event, steps: list) -> None:
+def _spin_events(executor: Any, stop: threading.Event, steps: list[Any]) -> None:
     """
     Spin an ``EventsExecutor`` in bounded steps until ``stop`` is set.
 
@@ -174,14 +182,14 @@ def _spin_events(executor: Any, stop: threading.Event, steps: list) -> None:
             return
 
 
-def bridge_future(ros_future: Any, loop: asyncio.AbstractEventLoop) -> asyncio.Future:
+def bridge_future(ros_future: Any, loop: asyncio.AbstractEventLoop) -> asyncio.Future[Any]:
     """
     Return an asyncio future that completes with ``ros_future``.
 
     The rclpy future's done callback runs on the executor thread and hands the
     outcome to the loop with ``call_soon_threadsafe``.
     """
-    aio: asyncio.Future = loop.create_future()
+    aio: asyncio.Future[Any] = loop.create_future()
 
     def transfer(done: Any) -> None:
         if aio.done():

@@ -34,7 +34,7 @@ Row = tuple[float, float, float, float, float, float]
 
 def stamp_s(header: Any) -> float:
     """Return a std_msgs/Header stamp in seconds."""
-    return header.stamp.sec + header.stamp.nanosec * 1e-9
+    return float(header.stamp.sec + header.stamp.nanosec * 1e-9)
 
 
 def sample_age(now_s: float, stamp: float, received_mono: float, topic: str = '') -> float:

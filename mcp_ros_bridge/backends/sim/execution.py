@@ -16,13 +16,13 @@ import anyio
 from mcp_ros_bridge.backends.port import BackendError, ProgressFn
 
 from .motion import ArmRun
-from .world import Task, World
+from .world import R, Task, World
 
 
 HALT_WAIT_S = 5.0
 
 
-class Clock(Task):
+class Clock(Task[bool]):
     """Let simulation time pass (the arm and gripper keep holding)."""
 
     channel = 'clock'
@@ -36,7 +36,7 @@ class Clock(Task):
         """Remember when the wait began."""
         self.until = world.time + self.seconds
 
-    def post(self, world: World) -> Any:
+    def post(self, world: World) -> bool | None:
         """Finish once the time has come."""
         return True if world.time >= self.until or self.halt_reason else None
 
@@ -51,7 +51,7 @@ class Runner:
             raise BackendError('REJECTED', 'another arm motion is still running',
                                advice='wait for it to finish or call stop first')
 
-    async def _execute(self, task: Task, progress: ProgressFn | None) -> Any:
+    async def _execute(self, task: Task[R], progress: ProgressFn | None) -> R:
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[tuple[float, str]] = asyncio.Queue()
         if progress is not None and hasattr(task, 'notify'):
@@ -60,14 +60,15 @@ class Runner:
             fut = asyncio.wrap_future(self.world.submit(task))
         except RuntimeError as exc:
             raise BackendError('REJECTED', str(exc)) from exc
-        getter: asyncio.Future | None = None
+        getter: asyncio.Future[tuple[float, str]] | None = None
         try:
             while True:
                 getter = asyncio.ensure_future(queue.get())
-                done, _ = await asyncio.wait({fut, getter},
-                                             return_when=asyncio.FIRST_COMPLETED)
+                waiting: set[asyncio.Future[Any]] = {fut, getter}
+                done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
                 if getter in done:
-                    await progress(*getter.result())
+                    if progress is not None:
+                        await progress(*getter.result())
                     continue
                 getter.cancel()
                 while progress is not None and not queue.empty():

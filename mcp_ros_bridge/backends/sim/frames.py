@@ -7,7 +7,7 @@ model. Poses are ``(position, quaternion wxyz)`` numpy pairs.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from mcp_ros_bridge.backends.port import BackendError
 import mujoco
@@ -75,8 +75,8 @@ def express(model: mujoco.MjModel, data: mujoco.MjData, world_pose: tuple[np.nda
     return compose(inverse(frame_in_world(model, data, frame)), world_pose)
 
 
-def to_world(model: mujoco.MjModel, data: mujoco.MjData, pose: tuple[np.ndarray, np.ndarray],
-             frame: str) -> tuple[np.ndarray, np.ndarray]:
+def to_world(model: mujoco.MjModel, data: mujoco.MjData,
+             pose: tuple[Sequence[float], Sequence[float]], frame: str) -> tuple[np.ndarray, np.ndarray]:
     """Turn a pose given in ``frame`` into a world pose."""
     q = np.asarray(pose[1], dtype=float)
     n = np.linalg.norm(q)

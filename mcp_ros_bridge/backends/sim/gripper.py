@@ -36,7 +36,7 @@ def set_mode(world: World, force: bool, limit: float = FINGER_FORCE_MAX) -> None
 def finger_contacts(world: World) -> tuple[np.ndarray, list[set[int]]]:
     """Return each finger's normal contact force (N) and the bodies it touches."""
     m, d = world.model, world.data
-    forces, bodies = np.zeros(2), [set(), set()]
+    forces, bodies = np.zeros(2), [set[int](), set[int]()]
     f6 = np.zeros(6)
     for i in range(d.ncon):
         g1, g2 = d.contact.geom1[i], d.contact.geom2[i]
@@ -50,12 +50,13 @@ def finger_contacts(world: World) -> tuple[np.ndarray, list[set[int]]]:
     return forces, bodies
 
 
-class _FingerTask(Task):
+class _FingerTask(Task[GripResult]):
     channel = 'hand'
 
     def __init__(self, speed: float, timeout: float, notify: Notify | None) -> None:
         super().__init__()
         self.speed, self.timeout, self.notify = max(speed, 1e-3), timeout, notify
+        self.t0 = 0.0
 
     def width(self, world: World) -> float:
         return float(world.data.qpos[world.finger_qpos].sum())
@@ -76,7 +77,9 @@ class Grasp(_FingerTask):
         """Grasp with ``force_n`` closing at ``speed`` m/s (finger gap rate)."""
         super().__init__(speed, timeout, notify)
         self.force = force_n
-        self.phase, self.samples, self.t_squeeze = 'close', [], 0.0
+        self.phase, self.t_squeeze = 'close', 0.0
+        self.samples: list[float] = []
+        self.body = -1  # the body both fingers touch, once squeezing
 
     def start(self, world: World) -> None:
         """Switch to capped position control and remember the opening."""

@@ -11,6 +11,7 @@ a cylinder to grasp; a fixed scene camera. The world frame is ``panda_link0``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 import math
 
 ARM_JOINTS = tuple(f'panda_joint{i}' for i in range(1, 8))
@@ -53,7 +54,7 @@ _LINKS = (
 )
 
 
-def _v(xs) -> str:
+def _v(xs: Sequence[float]) -> str:
     return ' '.join(f'{x:.6g}' for x in xs)
 
 

@@ -41,7 +41,7 @@ class ArmRun:
     trace: np.ndarray
 
 
-class ArmMotion(Task):
+class ArmMotion(Task[ArmRun]):
     """Track a :class:`Trajectory`; finish with an :class:`ArmRun`."""
 
     channel = 'arm'
@@ -127,7 +127,7 @@ class ArmMotion(Task):
                             'time_s': round(world.time - self.t0, 4)}
         if total > self.limit and self.t_cross is None and self.phase != 'halt':
             self.t_cross = world.time
-            worst = max(pairs, key=pairs.get)
+            worst = max(pairs, key=lambda pair: pairs[pair])
             self._begin_halt(world, MotionStatus.CONTACT_ABORT,
                              f'contact force {total:.1f} N exceeded the {self.limit:g} N limit '
                              f'({worst}); the arm stopped and backed off')
@@ -165,7 +165,7 @@ class ArmMotion(Task):
         elif self.phase == 'halt':
             if self.t_still is None and qd < STILL_RAD_S:
                 self.t_still = world.time
-            waited = world.time - self.t_halt
+            waited = world.time - (world.time if self.t_halt is None else self.t_halt)
             if (self.t_still is not None or waited > 0.5) and (
                     waited >= 0.1 or self.status is not MotionStatus.CONTACT_ABORT):
                 return self._result(world, t)
@@ -184,7 +184,8 @@ class ArmMotion(Task):
             details['path_exit'] = self.path_exit
         if self.t_cross is not None:
             details['threshold_crossed_at_s'] = round(self.t_cross - self.t0, 4)
-            details['reaction_s'] = round(self.t_halt - self.t_cross, 4)
+            if self.t_halt is not None:
+                details['reaction_s'] = round(self.t_halt - self.t_cross, 4)
         if self.status is MotionStatus.SUCCEEDED:
             self.fraction = 1.0
             if self.notify:

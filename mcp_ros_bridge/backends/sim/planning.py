@@ -175,8 +175,9 @@ class Planner:
             legs = [path]
             if first:
                 for vias in self._detours(q0, q1):
-                    legs = self._legs([q0, *vias, q1], initial)
-                    if legs:
+                    found = self._legs([q0, *vias, q1], initial)
+                    if found:
+                        legs = found
                         break
                 else:
                     raise BackendError('PLANNING_FAILED', 'the joint-space path to the goal '

@@ -31,7 +31,7 @@ class Trajectory:
         """Return the (N, n) accelerations (finite differences of ``qd``)."""
         if len(self.qd) < 2:
             return np.zeros_like(self.qd)
-        return np.gradient(self.qd, self.dt, axis=0)
+        return np.asarray(np.gradient(self.qd, self.dt, axis=0))
 
     def index(self, t: float) -> int:
         """Return the sample index for time ``t`` (clamped to the end)."""

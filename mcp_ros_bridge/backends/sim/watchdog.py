@@ -38,7 +38,8 @@ class ContactGuard:
 
     def measure(self, d: mujoco.MjData, held: int) -> tuple[float, dict[str, float]]:
         """Return total unexpected normal force (N) and the force per geom pair."""
-        m, total, pairs = self.m, 0.0, {}
+        m, total = self.m, 0.0
+        pairs: dict[str, float] = {}
         for i in range(d.ncon):
             g1, g2 = d.contact.geom1[i], d.contact.geom2[i]
             r1, r2 = self.robot[g1], self.robot[g2]
@@ -56,4 +57,4 @@ class ContactGuard:
 
 
 def _name(m: mujoco.MjModel, g: int) -> str:
-    return m.geom(g).name or m.body(m.geom_bodyid[g]).name
+    return str(m.geom(g).name or m.body(m.geom_bodyid[g]).name)

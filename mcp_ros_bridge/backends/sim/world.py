@@ -15,7 +15,7 @@ import concurrent.futures
 import math
 import threading
 import time
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import mujoco
 import numpy as np
@@ -34,14 +34,17 @@ def _span(idx: np.ndarray) -> slice:
     return slice(int(idx[0]), int(idx[-1]) + 1, step)
 
 
-class Task:
+R = TypeVar('R')
+
+
+class Task(Generic[R]):
     """A controller run by the stepping thread; subclasses override the hooks."""
 
     channel = 'arm'
 
     def __init__(self) -> None:
         """Create an unfinished task."""
-        self.future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self.future: concurrent.futures.Future[R] = concurrent.futures.Future()
         self.halt_reason: str | None = None
 
     def start(self, world: World) -> None:
@@ -50,7 +53,7 @@ class Task:
     def pre(self, world: World) -> None:
         """Set controls before a physics step."""
 
-    def post(self, world: World) -> Any:
+    def post(self, world: World) -> R | None:
         """Inspect the stepped state; return a result to finish, else None."""
         return None
 
@@ -95,7 +98,7 @@ class World:
         self._ft_t = np.zeros(FT_CAPACITY)
         self.ft_count = 0
         self.held_object: int = -1
-        self.tasks: dict[str, Task] = {}
+        self.tasks: dict[str, Task[Any]] = {}
         self._running = False
         self._thread: threading.Thread | None = None
         self.last_step_wall = time.monotonic()
@@ -110,7 +113,7 @@ class World:
         self._publish()
 
     def _draw_noise(self) -> np.ndarray:
-        return self._rng.standard_normal((FT_CAPACITY, 6)) * self._noise_sd
+        return np.asarray(self._rng.standard_normal((FT_CAPACITY, 6)) * self._noise_sd)
 
     @property
     def time(self) -> float:
@@ -140,7 +143,7 @@ class World:
                 task.future.set_exception(RuntimeError('simulation closed'))
         self.tasks.clear()
 
-    def submit(self, task: Task) -> concurrent.futures.Future[Any]:
+    def submit(self, task: Task[R]) -> concurrent.futures.Future[R]:
         """Run ``task`` from the next step on; its channel must be free."""
         with self._wake:
             if not self._running:
@@ -152,7 +155,7 @@ class World:
             self._wake.notify_all()
         return task.future
 
-    def busy(self, channel: str) -> Task | None:
+    def busy(self, channel: str) -> Task[Any] | None:
         """Return the task running on ``channel``, if any."""
         return self.tasks.get(channel)
 
