@@ -24,7 +24,7 @@ SNAKE_NAME = re.compile(r'^[a-z][a-z0-9_]*$')
 MAX_NAME_LEN = 64
 CHARS_PER_TOKEN = 4
 # Compact UTF-8 tools/list JSON: room for MAX_TOOLS tools of today's average size.
-MAX_LIST_BYTES = 36_000
+MAX_LIST_BYTES = 40_000
 UNITS = frozenset({
     'm', 'mm', 'cm', 'm/s', 'm/s^2', 'N', 'Nm', 'N m', 'N·m', 'kg', 'g', 'deg', 'deg/s', 'rad',
     'rad/s', 's', 'ms', 'Hz', 'px', '1', '%', 'count', 'samples', 'bytes', 'V', 'A', 'W', 'Pa',
