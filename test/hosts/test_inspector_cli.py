@@ -27,7 +27,8 @@ MODERN_MARK = 'io.modelcontextprotocol/serverInfo'
 def inspector(node: str, era: str, *options: str) -> tuple[int, str, str]:
     """Run the Inspector CLI against a fresh stdio server; return (status, stdout, stderr)."""
     proc = run_node(node, [node_env.bin_script('inspector'), '--cli', '--protocol-era', era,
-                           *options, '--', sys.executable, *serve_argv()])
+                           '--connect-timeout', '180000', *options, '--', sys.executable,
+                           *serve_argv()])
     return proc.returncode, proc.stdout, proc.stderr
 
 

@@ -20,21 +20,21 @@ const text = (r) => (r.content || []).filter((c) => c.type === 'text').map((c) =
 const summary = (r) => ({ isError: r.isError === true, text: text(r),
   structured: r.structuredContent ?? null, meta: r._meta ?? null });
 
+// Generous bounds: the machine may be busy; a hang still ends in an error.
+const opts = { timeout: 300000 };
+const call = async (name, args) =>
+  summary(await client.callTool({ name, arguments: args }, undefined, opts));
 const out = {};
 try {
-  await client.connect(transport);
+  await client.connect(transport, opts);
   out.server = client.getServerVersion();
   out.protocol = transport.protocolVersion ?? null;
-  out.tools = (await client.listTools()).tools.map((t) => t.name);
-  out.read = summary(await client.callTool({ name: 'get_joint_states', arguments: {} }));
-  out.motion = summary(await client.callTool({
-    name: 'move_arm_to_pose', arguments: { position: { x: 0.4, y: 0.1, z: 0.35 } } }));
-  out.unit_string = summary(await client.callTool({
-    name: 'grasp_object_force_control', arguments: { force_n: '15N' } }));
-  out.out_of_range = summary(await client.callTool({
-    name: 'grasp_object_force_control', arguments: { force_n: 50 } }));
-  out.unreachable = summary(await client.callTool({
-    name: 'move_arm_to_pose', arguments: { position: { x: 0.8, y: 0.8, z: 0.1 } } }));
+  out.tools = (await client.listTools(undefined, opts)).tools.map((t) => t.name);
+  out.read = await call('get_joint_states', {});
+  out.motion = await call('move_arm_to_pose', { position: { x: 0.4, y: 0.1, z: 0.35 } });
+  out.unit_string = await call('grasp_object_force_control', { force_n: '15N' });
+  out.out_of_range = await call('grasp_object_force_control', { force_n: 50 });
+  out.unreachable = await call('move_arm_to_pose', { position: { x: 0.8, y: 0.8, z: 0.1 } });
   await client.close();
 } catch (err) {
   out.thrown = String(err && err.message ? err.message : err);
