@@ -10,19 +10,7 @@ import sys
 
 from mcp_ros_bridge import __version__
 from mcp_ros_bridge.backends.port import BackendError
-
-
-def _serve_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument('--backend', choices=['sim', 'ros'], default='sim',
-                   help='robot backend (default: sim, the embedded MuJoCo Panda)')
-    p.add_argument('--config', dest='config_dir', default='',
-                   help='directory with robot.yaml and tools.yaml (default: shipped config)')
-    p.add_argument('--lang', choices=['en', 'zh'], default='en',
-                   help='tool description language')
-    p.add_argument('--sim-speed', type=float, default=1.0,
-                   help='simulation speed factor; 0 runs as fast as possible')
-    p.add_argument('--use-sim-time', action='store_true',
-                   help='backend ros: use /clock (Gazebo, simulation time) as the node clock')
+from mcp_ros_bridge.server.settings import add_cli_flags, ServeOptions
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -31,23 +19,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument('--version', action='version', version=__version__)
     parser.add_argument('-v', '--verbose', action='store_true', help='debug logging (stderr)')
     sub = parser.add_subparsers(dest='command', required=True)
-    s = sub.add_parser('serve', help='run the MCP server')
-    _serve_args(s)
-    s.add_argument('--transport', choices=['stdio', 'http'], default='stdio')
-    s.add_argument('--host', default='127.0.0.1', help='HTTP bind address (default loopback)')
-    s.add_argument('--port', type=int, default=8765, help='HTTP port')
-    s.add_argument('--token-file', default='',
-                   help='file holding the HTTP bearer token (or set MCP_ROS_BRIDGE_TOKEN)')
-    s.add_argument('--audit-log', default='', help='append a JSON line per call to this file')
-    s.add_argument('--approval-policy', choices=['deny', 'allow'], default='deny',
-                   help='for tools needing approval when the client cannot ask the user')
-    s.add_argument('--allow-origin', action='append', default=[], dest='allowed_origins',
-                   help='extra allowed HTTP Origin (repeatable)')
-    s.add_argument('--allowed-host', action='append', default=[], dest='allowed_hosts',
-                   help='a Host name clients use to reach the server (repeatable); with '
-                        '--host 0.0.0.0 and a token, any Host is accepted unless one is given')
-    s.add_argument('--no-watch', dest='watch', action='store_false',
-                   help='do not reload the config when it changes')
+    add_cli_flags(sub.add_parser('serve', help='run the MCP server'))
     t = sub.add_parser('tools', help='print the generated tool list as MCP sends it')
     t.add_argument('--config', dest='config_dir', default='')
     t.add_argument('--lang', choices=['en', 'zh'], default='en')
@@ -90,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == 'demo':
             from mcp_ros_bridge.demo import run_demo
             return asyncio.run(run_demo(args.sim_speed, args.image))
-        from mcp_ros_bridge.server.app import run, ServeOptions
+        from mcp_ros_bridge.server.app import run
         opts = ServeOptions(**{k: v for k, v in vars(args).items()
                                if k in ServeOptions.__dataclass_fields__})
         return run(opts)

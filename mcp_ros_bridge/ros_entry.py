@@ -18,17 +18,10 @@ import os
 import sys
 from typing import Any
 
-PARAMETERS: dict[str, tuple[Any, str]] = {
-    'config_dir': ('', 'directory with tools.yaml and robot.yaml; empty: the shipped config'),
-    'backend': ('ros', 'robot backend: ros (this ROS graph) or sim (embedded simulation)'),
-    'transport': ('stdio', 'MCP transport: stdio or http'),
-    'host': ('127.0.0.1', 'HTTP bind address (transport http)'),
-    'port': (8765, 'HTTP port (transport http)'),
-    'token_file': ('', 'file holding the HTTP bearer token; empty: no token'),
-    'audit_log': ('', 'path of the JSON-lines audit log; empty: no audit log'),
-    'lang': ('en', 'language of tool texts'),
-    'use_sim_time': (False, 'use /clock (simulation time, e.g. Gazebo) as the node clock'),
-}
+from mcp_ros_bridge.server.settings import ros_parameters, ServeOptions
+
+# From the settings table (server/settings.py), with the node's defaults (backend: ros).
+PARAMETERS: dict[str, tuple[Any, str]] = ros_parameters()
 NODE_NAME = 'mcp_ros_bridge'
 EXECUTABLE = 'mcp_ros_bridge_node'
 USAGE = f"""usage: ros2 run mcp_ros_bridge {EXECUTABLE} [--ros-args -p NAME:=VALUE ...]
@@ -44,7 +37,8 @@ example (an agent host starting the bridge over stdio, Gazebo sim time):
 
 def help_text() -> str:
     """Return the ``--help`` text: usage, every parameter with its default, an example."""
-    rows = [f'  {name:<13} {description} (default: {default!r})'
+    width = max(map(len, PARAMETERS))
+    rows = [f'  {name:<{width}}  {description} (default: {default!r})'
             for name, (default, description) in PARAMETERS.items()]
     return USAGE + '\n'.join(rows) + '\n' + EXAMPLE
 
@@ -57,8 +51,9 @@ def split_ros_args(argv: list[str]) -> list[str]:
 def read_parameters(ros_args: list[str]) -> dict[str, Any]:
     """Declare the node's parameters in a short-lived private context; return their values."""
     import rclpy
-    from rcl_interfaces.msg import ParameterDescriptor
+    from rcl_interfaces.msg import ParameterDescriptor, ParameterType
     from rclpy.context import Context
+    from rclpy.parameter import Parameter
     from rclpy.signals import SignalHandlerOptions
     context = Context()
     rclpy.init(args=['--ros-args', *ros_args], context=context,
@@ -71,6 +66,11 @@ def read_parameters(ros_args: list[str]) -> dict[str, Any]:
                 values[name] = node.get_parameter(name).value
                 continue
             descriptor = ParameterDescriptor(description=description, read_only=True)
+            if isinstance(default, list):  # an empty list has no ROS type of its own
+                descriptor.type = ParameterType.PARAMETER_STRING_ARRAY
+                declared = node.declare_parameter(name, Parameter.Type.STRING_ARRAY, descriptor)
+                values[name] = list(declared.value or [])
+                continue
             values[name] = node.declare_parameter(name, default, descriptor).value
         node.destroy_node()
         return values
@@ -87,7 +87,7 @@ def load_robot_config(config_dir: str) -> Any:
 async def run(values: dict[str, Any], ros_args: list[str]) -> None:
     """Start the backend (for ``ros``) and serve MCP until the transport ends."""
     from mcp_ros_bridge.catalog.robot import default_config_dir
-    from mcp_ros_bridge.server.app import serve, ServeOptions
+    from mcp_ros_bridge.server.app import serve
     config_dir = values['config_dir'] or default_config_dir()
     options = ServeOptions(**{**values, 'config_dir': config_dir})
     if values['backend'] != 'ros':

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from contextlib import AsyncExitStack
-from dataclasses import dataclass, field
 import logging
 import os
 import socket
@@ -19,33 +18,13 @@ from mcp_ros_bridge.catalog.loader import Catalog, load_catalog
 from mcp_ros_bridge.catalog.robot import default_config_dir
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.bridge import BridgeServer
-from mcp_ros_bridge.server.calls import CallSettings
 from mcp_ros_bridge.server.http_transport import build_app, check_bind
 from mcp_ros_bridge.server.reload import CatalogWatcher
+from mcp_ros_bridge.server.settings import ServeOptions
 
 log = logging.getLogger('mcp_ros_bridge')
 TOKEN_ENV = 'MCP_ROS_BRIDGE_TOKEN'
 READY_WAIT_S = 2.0  # how long serve waits for a ROS backend's sensors before serving
-
-
-@dataclass
-class ServeOptions:
-    """Everything ``serve`` needs; mirrored by the CLI flags and ROS parameters."""
-
-    config_dir: str = ''
-    backend: str = 'sim'
-    transport: str = 'stdio'
-    host: str = '127.0.0.1'
-    port: int = 8765
-    token_file: str = ''
-    audit_log: str = ''
-    lang: str = 'en'
-    sim_speed: float = 1.0
-    use_sim_time: bool = False
-    approval_policy: str = 'deny'
-    watch: bool = True
-    allowed_origins: list[str] = field(default_factory=list)
-    allowed_hosts: list[str] = field(default_factory=list)
 
 
 def read_token(options: ServeOptions) -> str | None:
@@ -82,8 +61,7 @@ async def start_backend(backend: RobotBackend) -> None:
 def assemble(options: ServeOptions, catalog: Catalog, backend: RobotBackend) -> BridgeServer:
     """Build the server on ``backend``; nothing is started."""
     audit = AuditLog(options.audit_log or None)
-    settings = CallSettings(approval_policy=options.approval_policy)
-    return BridgeServer(catalog, backend, settings, audit)
+    return BridgeServer(catalog, backend, options.call_settings(), audit)
 
 
 async def build(options: ServeOptions, backend: RobotBackend | None = None

@@ -115,3 +115,14 @@ def test_use_sim_time_reaches_the_node_from_each_entry_point(entry, sim_time, tm
         assert result['isError']
         text = result['content'][0]['text']
         assert 'CLOCK_MISMATCH' in text and 'simulation time' in text and 'use_sim_time' in text
+
+
+def test_every_setting_is_a_ros_parameter_including_string_arrays():
+    from mcp_ros_bridge import ros_entry
+    from mcp_ros_bridge.server.settings import ServeOptions
+    params = os.path.join(ros_support.REPO, 'config', 'bridge.params.yaml')
+    values = ros_entry.read_parameters(['--params-file', params, '-p', 'motion_burst:=3',
+                                        '-p', 'allowed_hosts:=[robot.lan]'])
+    options = ServeOptions(**values)
+    assert options.backend == 'ros' and options.allowed_origins == []
+    assert options.allowed_hosts == ['robot.lan'] and options.call_settings().motion_burst == 3

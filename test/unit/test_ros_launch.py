@@ -60,7 +60,9 @@ def test_launch_arguments_match_node_parameters():
 def test_params_yaml_declares_exactly_the_node_parameters():
     with open(PARAMS, encoding='utf-8') as f:
         params = yaml.safe_load(f)[ros_entry.NODE_NAME]['ros__parameters']
-    assert set(params) == set(ros_entry.PARAMETERS)
+    # String arrays are left out: an empty array has no type in a ROS parameters file.
+    arrays = {n for n, (default, _) in ros_entry.PARAMETERS.items() if isinstance(default, list)}
+    assert set(params) == set(ros_entry.PARAMETERS) - arrays
     for name, value in params.items():
         assert type(value) is type(ros_entry.PARAMETERS[name][0]), name
 
@@ -98,3 +100,19 @@ def test_node_help_prints_every_parameter_without_starting_ros():
         assert f'  {name} ' in proc.stdout, name
     assert 'use_sim_time:=true' in proc.stdout
     assert proc.stderr == ''
+
+
+def test_cli_flags_and_ros_parameters_come_from_one_settings_table():
+    from dataclasses import fields
+    from mcp_ros_bridge.cli import _parser
+    from mcp_ros_bridge.server.settings import ServeOptions
+    names = [f.name for f in fields(ServeOptions)]
+    assert list(ros_entry.PARAMETERS) == names
+    serve = _parser().parse_args(['serve'])
+    assert {n: getattr(serve, n) for n in names} == vars(ServeOptions())
+    assert ros_entry.PARAMETERS['backend'][0] == 'ros' and serve.backend == 'sim'
+    flags = _parser().parse_args(['serve', '--no-watch', '--motion-burst', '3',
+                                  '--allowed-host', 'robot.lan'])
+    options = ServeOptions(**{n: getattr(flags, n) for n in names})
+    assert not options.watch and options.allowed_hosts == ['robot.lan']
+    assert options.call_settings().motion_burst == 3
