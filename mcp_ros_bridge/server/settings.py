@@ -74,7 +74,7 @@ class Setting(NamedTuple):
 
     name: str
     default: Any
-    help: str
+    text: str
     choices: tuple[str, ...]
     flag: str
     ros_default: Any
@@ -93,10 +93,10 @@ def settings() -> Iterator[Setting]:
 def add_cli_flags(parser: argparse.ArgumentParser) -> None:
     """Add one flag per setting to the ``serve`` parser."""
     for s in settings():
-        options: dict[str, Any] = {'dest': s.name, 'help': s.help}
+        options: dict[str, Any] = {'dest': s.name, 'help': s.text}
         if isinstance(s.default, bool):
             options['action'] = 'store_false' if s.default else 'store_true'
-            options['help'] = f'do not {s.help}' if s.default else s.help
+            options['help'] = f'do not {s.text}' if s.default else s.text
         elif isinstance(s.default, list):
             options.update(action='append', default=[])
         else:
@@ -108,5 +108,5 @@ def add_cli_flags(parser: argparse.ArgumentParser) -> None:
 
 def ros_parameters() -> dict[str, tuple[Any, str]]:
     """Return ``{name: (default, description)}`` of the node's ROS parameters."""
-    return {s.name: (s.ros_default, s.help + (f" ({' | '.join(s.choices)})" if s.choices
+    return {s.name: (s.ros_default, s.text + (f" ({' | '.join(s.choices)})" if s.choices
                                               else '')) for s in settings()}

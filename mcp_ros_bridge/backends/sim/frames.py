@@ -76,7 +76,8 @@ def express(model: mujoco.MjModel, data: mujoco.MjData, world_pose: tuple[np.nda
 
 
 def to_world(model: mujoco.MjModel, data: mujoco.MjData,
-             pose: tuple[Sequence[float], Sequence[float]], frame: str) -> tuple[np.ndarray, np.ndarray]:
+             pose: tuple[Sequence[float], Sequence[float]],
+             frame: str) -> tuple[np.ndarray, np.ndarray]:
     """Turn a pose given in ``frame`` into a world pose."""
     q = np.asarray(pose[1], dtype=float)
     n = np.linalg.norm(q)
