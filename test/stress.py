@@ -67,8 +67,8 @@ def main(argv: list[str] | None = None) -> int:
             ok, failed, summary, took = run_once(pytest_args)
             passed += ok
             failures.update(failed)
-            print(f'run {k}/{args.runs}: {"PASS" if ok else "FAIL"} in {took:.0f} s: {summary}',
-                  flush=True)
+            print(f'run {k}/{args.runs}: {"PASS" if ok else "FAIL"} in {took:.0f} s: {summary}'
+                  + ''.join(f'\n  {test}' for test in failed), flush=True)
     finally:
         for hog in hogs:
             hog.kill()
