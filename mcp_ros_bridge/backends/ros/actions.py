@@ -24,6 +24,7 @@ from rclpy.action.client import ActionClient
 STATUS_NAMES = {GoalStatus.STATUS_SUCCEEDED: 'SUCCEEDED', GoalStatus.STATUS_CANCELED: 'CANCELED',
                 GoalStatus.STATUS_ABORTED: 'ABORTED', GoalStatus.STATUS_UNKNOWN: 'UNKNOWN'}
 CANCEL_WAIT_S = 0.5  # bounded wait for a cancel answer, so timeouts stay on time
+UNWIND_WAIT_S = 5.0  # a cancelled call waits this long for its goal's cancel answer
 
 
 @dataclass
@@ -115,12 +116,13 @@ class GoalRunner:
         stops_before = self._stops
         send = client.send_goal_async(
             goal, feedback_callback=lambda m: call_soon(loop, on_feedback, m))
+        accepted = bridge_future(send, loop)
         try:
             self._sending += 1
             try:
-                first = await _race(bridge_future(send, loop), deadline, interrupt)
+                first = await _race(accepted, deadline, interrupt)
             except asyncio.CancelledError:
-                send.add_done_callback(_cancel_when_accepted)
+                await self._cancel_once_accepted(send, accepted)
                 raise
             finally:
                 self._sending -= 1
@@ -150,7 +152,7 @@ class GoalRunner:
             try:
                 how = await _race(result, deadline, interrupt)
             except asyncio.CancelledError:
-                await self._cancel(handle)
+                await self._cancel(handle, UNWIND_WAIT_S)
                 raise
             if how != 'done':
                 await self._cancel(handle)
@@ -166,12 +168,22 @@ class GoalRunner:
         finally:
             self._active.pop(id(handle), None)
 
-    async def _cancel(self, handle: Any) -> None:
+    async def _cancel_once_accepted(self, send: Any, accepted: asyncio.Future) -> None:
+        """Cancelled while the goal was being sent: wait (bounded) for it, then cancel it."""
+        with anyio.move_on_after(UNWIND_WAIT_S, shield=True):
+            await asyncio.wait({accepted})
+        if accepted.done() and not accepted.cancelled() and accepted.exception() is None \
+                and accepted.result().accepted:
+            await self._cancel(accepted.result(), UNWIND_WAIT_S)
+        else:
+            send.add_done_callback(_cancel_when_accepted)
+
+    async def _cancel(self, handle: Any, bound_s: float = CANCEL_WAIT_S) -> None:
         loop = asyncio.get_running_loop()
         response = bridge_future(handle.cancel_goal_async(), loop)
         # Shielded from anyio's cancellation (the SDK's), which asyncio.shield does not stop:
         # a cancelled call unwinds only once the server answered the cancel (or the bound).
-        with anyio.move_on_after(CANCEL_WAIT_S, shield=True):
+        with anyio.move_on_after(bound_s, shield=True):
             await asyncio.wait({response})
 
     @staticmethod
