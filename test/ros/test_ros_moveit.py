@@ -14,7 +14,7 @@ import os
 import time
 
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionLimits,
-                                          PoseGoal)
+                                          Pose, PoseGoal)
 import pytest
 
 pytestmark = [pytest.mark.ros_moveit, pytest.mark.anyio]
@@ -25,6 +25,7 @@ moveit_rig = (importlib.import_module('moveit_rig') if os.environ.get('CI') == '
                                        '.ci/build_ros_interfaces'))
 rig, limits, tcp_pose = moveit_rig.rig, moveit_rig.limits, moveit_rig.tcp_pose
 REACHED = moveit_rig.REACHED
+DOWN_AT = Pose((0.4, 0.1, 0.4), (0.0, 1.0, 0.0, 0.0), 'panda_link0')
 
 
 async def test_pose_goal_names_the_real_link_and_reports_the_measured_error(rig):
@@ -85,7 +86,7 @@ async def test_pose_goal_for_a_link_moveit_lacks_is_refused_before_sending():
     async with moveit_rig.rigged(tcp=None) as (backend, fake, _, _):
         assert backend.config.ros.tcp is None  # panda_hand_tcp asked of MoveIt as is
         with pytest.raises(BackendError, match='INVALID_LINK_NAME') as err:
-            await backend.move_to_pose(PoseGoal(tcp_pose(backend.config, REACHED), limits()))
+            await backend.move_to_pose(PoseGoal(DOWN_AT, limits()))
         assert 'ros.tcp' in err.value.advice
         assert fake.goals == []
 
