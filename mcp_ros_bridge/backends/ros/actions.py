@@ -169,7 +169,7 @@ class GoalRunner:
             self._active.pop(id(handle), None)
 
     async def _cancel_once_accepted(self, send: Any, accepted: asyncio.Future) -> None:
-        """Cancelled while the goal was being sent: wait (bounded) for it, then cancel it."""
+        """Wait (bounded) for a goal cancelled while being sent to be accepted; cancel it."""
         with anyio.move_on_after(UNWIND_WAIT_S, shield=True):
             await asyncio.wait({accepted})
         if accepted.done() and not accepted.cancelled() and accepted.exception() is None \
