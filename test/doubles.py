@@ -64,6 +64,9 @@ class RecordingBackend:
         raise BackendError('UNAVAILABLE', 'the recording double has no kinematic model')
 
     async def _motion(self, name: str, goal: Any, progress: Any) -> MotionResult:
+        check = getattr(getattr(goal, 'limits', None), 'path_check', None)
+        if check is not None:  # the whole "plan" is checked before anything moves
+            check([Pose((0.307, 0.0, 0.487), (0.0, 1.0, 0.0, 0.0), 'panda_link0')], [0.0])
         self.calls.append((name, goal))
         if self.fail_with is not None:
             raise self.fail_with

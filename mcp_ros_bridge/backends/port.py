@@ -261,10 +261,17 @@ class Image:
 
 @dataclass(frozen=True)
 class BackendInfo:
-    """Which backend this is; ``name`` selects the catalog's tools for it."""
+    """
+    Which backend this is; ``name`` selects the catalog's tools for it.
+
+    ``previews_plans``: every motion calls ``MotionLimits.path_check`` with the
+    whole planned path before anything moves, so a check that raises stops it
+    (plan-only motions rely on this).
+    """
 
     name: str
     description: str
+    previews_plans: bool = False
 
 
 @runtime_checkable

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+import itertools
+import math
 from typing import Any
 
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionLimits,
@@ -9,11 +13,13 @@ from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTION, NUM,
                                               Outcome, output_schema, POSE_BRIEF, STOP, STR)
 from mcp_ros_bridge.capabilities.motion_advice import explain_cone_refusal, is_cone_refusal
+from mcp_ros_bridge.capabilities.preview import PlannedOnly, preview_check, unsupported
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict, rpy_deg_to_quat
 
 MOTION_OUTPUT = output_schema({
     'status': {'type': 'string',
-               'enum': [s.value for s in MotionStatus if s is not MotionStatus.IDLE]},
+               'enum': [s.value for s in MotionStatus if s is not MotionStatus.IDLE]
+               + ['PLANNED']},
     'message': STR,
     'final_pose': POSE_BRIEF,
     'joint_positions_rad': {'type': 'object', 'additionalProperties': NUM},
@@ -24,7 +30,11 @@ MOTION_OUTPUT = output_schema({
     'peak_force_n': NUM,
     'velocity_scaling': NUM,
     'adjustments': {'type': 'array', 'items': STR},
+    'plan_only': BOOL,
+    'path_length_m': NUM,
 }, ['status', 'message', 'duration_s'])
+
+Move = Callable[[MotionLimits], Awaitable[MotionResult]]
 
 STOP_OUTPUT = output_schema({'stopped_motion': BOOL, 'status': STR, 'message': STR},
                             ['stopped_motion', 'status', 'message'])
@@ -83,31 +93,66 @@ def motion_outcome(verb: str, result: MotionResult, limits: MotionLimits) -> Out
                    s, is_error=True)
 
 
+def planned_outcome(verb: str, plan: PlannedOnly, limits: MotionLimits,
+                    requested_m: float | None) -> Outcome:
+    """Report a plan-only motion: duration, fingertip path length and fraction; nothing moved."""
+    fraction = 1.0
+    if requested_m:
+        fraction = min(1.0, plan.path_length_m / requested_m) if plan.path_length_m else 0.0
+    s: dict[str, Any] = {'status': 'PLANNED', 'message': 'planned only; nothing moved',
+                         'duration_s': round(plan.duration_s, 3), 'fraction': round(fraction, 4),
+                         'path_length_m': round(plan.path_length_m, 4), 'plan_only': True,
+                         'velocity_scaling': limits.velocity_scaling}
+    end = ''
+    if plan.final_pose is not None:
+        s['final_pose'] = pose_to_dict(plan.final_pose)
+        end = f', ending at {describe_pose(plan.final_pose)}'
+    return Outcome(f'{verb} planned; nothing moved. It would take {fmt(plan.duration_s, 2)} s '
+                   f'along {fmt(plan.path_length_m, 3)} m of fingertip path (fraction '
+                   f'{fraction:.0%}){end}. Call again without plan_only to move.', s)
+
+
+async def run_motion(ctx: CallContext, args: dict[str, Any], verb: str, move: Move,
+                     requested_m: float | None = None) -> Outcome:
+    """Run ``move``; with ``plan_only`` stop it after planning and report the plan."""
+    limits = motion_limits(ctx, args)
+    if not args['plan_only']:
+        return motion_outcome(verb, await move(limits), limits)
+    if not ctx.backend.info.previews_plans:
+        raise unsupported(args)
+    try:
+        result = await move(replace(limits, path_check=preview_check))
+    except PlannedOnly as plan:
+        return planned_outcome(verb, plan, limits, requested_m)
+    return motion_outcome(verb, result, limits)  # not executable (PARTIAL): nothing moved
+
+
 async def run_move_to_pose(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Move the end effector to a pose given in metres and degrees."""
     p = args['position']
     o = args['orientation']
     q = rpy_deg_to_quat(o['roll'], o['pitch'], o['yaw'])
     frame = ctx.binding.get('frame', ctx.robot.base_frame)
-    limits = motion_limits(ctx, args)
-    goal = PoseGoal(target=Pose((p['x'], p['y'], p['z']), q, frame), limits=limits,
-                    link=ctx.robot.end_effector)
+    target = Pose((p['x'], p['y'], p['z']), q, frame)
+
+    async def move(limits: MotionLimits) -> MotionResult:
+        goal = PoseGoal(target=target, limits=limits, link=ctx.robot.end_effector)
+        return await ctx.backend.move_to_pose(goal, ctx.progress)
     try:
-        result = await ctx.backend.move_to_pose(goal, ctx.progress)
+        return await run_motion(ctx, args, 'Move to pose', move)
     except BackendError as exc:
         if is_cone_refusal(exc):
             explain_cone_refusal(exc, o)
         raise
-    return motion_outcome('Move to pose', result, limits)
 
 
 async def run_move_to_joints(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Move the arm to seven joint angles in radians."""
-    limits = motion_limits(ctx, args)
-    goal = JointGoal(positions=dict(zip(ctx.robot.arm_joints, args['positions'])),
-                     limits=limits)
-    result = await ctx.backend.move_to_joints(goal, ctx.progress)
-    return motion_outcome('Joint move', result, limits)
+    positions = dict(zip(ctx.robot.arm_joints, args['positions']))
+
+    async def move(limits: MotionLimits) -> MotionResult:
+        return await ctx.backend.move_to_joints(JointGoal(positions, limits), ctx.progress)
+    return await run_motion(ctx, args, 'Joint move', move)
 
 
 async def run_cartesian_path(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -116,12 +161,15 @@ async def run_cartesian_path(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     current = await ctx.backend.end_effector_pose(frame, ctx.robot.end_effector)
     waypoints = [Pose((w['x'], w['y'], w['z']), current.orientation, frame)
                  for w in args['waypoints']]
-    limits = motion_limits(ctx, args)
-    goal = CartesianGoal(waypoints=waypoints, limits=limits, link=ctx.robot.end_effector,
-                         max_step_m=float(ctx.binding.get('max_step_m', 0.005)),
-                         min_fraction=float(args['min_fraction']))
-    result = await ctx.backend.follow_cartesian_path(goal, ctx.progress)
-    return motion_outcome('Straight-line path', result, limits)
+    corners = [current.position] + [w.position for w in waypoints]
+    length = sum(math.dist(a, b) for a, b in itertools.pairwise(corners))
+
+    async def move(limits: MotionLimits) -> MotionResult:
+        goal = CartesianGoal(waypoints=waypoints, limits=limits, link=ctx.robot.end_effector,
+                             max_step_m=float(ctx.binding.get('max_step_m', 0.005)),
+                             min_fraction=float(args['min_fraction']))
+        return await ctx.backend.follow_cartesian_path(goal, ctx.progress)
+    return await run_motion(ctx, args, 'Straight-line path', move, length)
 
 
 async def run_stop(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -138,17 +186,17 @@ async def run_stop(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     return Outcome(text + ' (This cancels goals; it is not an emergency stop.)', content)
 
 
-_MOTION_PARAMS = frozenset({'velocity_scaling', 'idempotency_key'})
+MOTION_PARAMS = frozenset({'velocity_scaling', 'idempotency_key', 'plan_only'})
 
 KINDS = [
     Kind('move_to_pose', run_move_to_pose, MOTION_OUTPUT,
-         _MOTION_PARAMS | {'position', 'orientation'}, MOTION, motion=True,
+         MOTION_PARAMS | {'position', 'orientation'}, MOTION, motion=True,
          returns='the reached pose (m, deg) and its position error (mm)'),
     Kind('move_to_joints', run_move_to_joints, MOTION_OUTPUT,
-         _MOTION_PARAMS | {'positions'}, MOTION, motion=True,
+         MOTION_PARAMS | {'positions'}, MOTION, motion=True,
          returns='the reached joint angles (rad)'),
     Kind('cartesian_path', run_cartesian_path, MOTION_OUTPUT,
-         _MOTION_PARAMS | {'waypoints', 'min_fraction'}, MOTION, motion=True,
+         MOTION_PARAMS | {'waypoints', 'min_fraction'}, MOTION, motion=True,
          returns='the achieved path fraction and the final pose'),
     Kind('stop', run_stop, STOP_OUTPUT, frozenset(), STOP, preempts=True,
          returns='whether a motion was stopped'),

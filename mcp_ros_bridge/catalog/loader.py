@@ -104,15 +104,15 @@ def resolve_refs(node: Any, robot: Mapping[str, Any], doc: LoadedYaml,
 
     Optional ``scale`` (a number) and ``offset`` (a number or another
     reference) give ``value * scale + offset``, e.g. a joint bound less the
-    configured safety margin.
+    configured safety margin; ``keys: true`` gives a mapping's keys (an enum).
     """
     if isinstance(node, dict):
         if '$robot' in node:
             ref = node['$robot']
-            extra = set(node) - {'$robot', 'scale', 'offset'}
+            extra = set(node) - {'$robot', 'scale', 'offset', 'keys'}
             if extra or not isinstance(ref, str):
-                raise doc.error(path, '{$robot: dotted.path} takes only optional scale and '
-                                'offset')
+                raise doc.error(path, '{$robot: dotted.path} takes only optional scale, offset '
+                                'and keys')
             cur: Any = robot
             for part in ref.split('.'):
                 if isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
@@ -131,6 +131,10 @@ def resolve_refs(node: Any, robot: Mapping[str, Any], doc: LoadedYaml,
                     raise doc.error(path, f'{ref!r} is not a number, so it cannot be scaled '
                                     'or offset')
                 cur = round(cur * scale + offset, 12)
+            if node.get('keys') is True:
+                if not isinstance(cur, Mapping):
+                    raise doc.error(path, f'{ref!r} is not a mapping, so it has no keys')
+                cur = list(cur)
             return copy.deepcopy(cur)
         return {k: resolve_refs(v, robot, doc, path + (k,)) for k, v in node.items()}
     if isinstance(node, list):
@@ -182,8 +186,10 @@ def load_robot(config_dir: str) -> tuple[RobotConfig, LoadedYaml]:
     if any(a >= b for a, b in zip(ws['min'], ws['max'])):
         raise doc.error(['limits', 'workspace'], 'each workspace min must be below its max')
     joints = doc.data['joints']
-    if len(joints['home']) != len(joints['arm']):
-        raise doc.error(['joints', 'home'], 'home needs one value per arm joint')
+    for name, posture in joints['postures'].items():
+        if len(posture) != len(joints['arm']):
+            raise doc.error(['joints', 'postures', name], f'posture {name!r} needs one value '
+                            'per arm joint')
     limits = joints['position_limits']
     if len(limits) != len(joints['arm']):
         raise doc.error(['joints', 'position_limits'],

@@ -61,6 +61,7 @@ class RobotConfig:
     arm_joints: tuple[str, ...]
     gripper_joints: tuple[str, ...]
     home: tuple[float, ...]
+    postures: Mapping[str, tuple[float, ...]]
     arm_position_limits: tuple[tuple[float, float], ...]
     gripper_max_width_m: float
     gripper_min_force_n: float
@@ -92,7 +93,8 @@ class RobotConfig:
             pipeline_id=mv.get('pipeline_id', ''),
             arm_joints=tuple(jt['arm']),
             gripper_joints=tuple(jt.get('gripper', ())),
-            home=tuple(float(v) for v in jt['home']),
+            home=tuple(float(v) for v in jt['postures']['home']),
+            postures={k: tuple(float(v) for v in p) for k, p in jt['postures'].items()},
             arm_position_limits=tuple((float(lo), float(hi))
                                       for lo, hi in jt['position_limits']),
             gripper_max_width_m=gr['max_width_m'],

@@ -78,10 +78,13 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
                    ['group']),
     'joints': _obj({'arm': {'type': 'array', 'items': _NAME, 'minItems': 1, 'uniqueItems': True},
                     'gripper': {'type': 'array', 'items': _NAME, 'uniqueItems': True},
-                    'home': {'type': 'array', 'items': _NUM, 'minItems': 1},
+                    'postures': {'type': 'object', 'required': ['home'],
+                                 'propertyNames': {'pattern': '^[a-z][a-z0-9_]{0,31}$'},
+                                 'additionalProperties': {'type': 'array', 'items': _NUM,
+                                                          'minItems': 1}},
                     'position_limits': {'type': 'array', 'items': {
                         'type': 'array', 'items': _NUM, 'minItems': 2, 'maxItems': 2}}},
-                   ['arm', 'home', 'position_limits']),  # no limits: refuse to start
+                   ['arm', 'postures', 'position_limits']),  # no limits: refuse to start
     'ros': ROS_SCHEMA,
     'gripper': _obj({'max_width_m': _POS, 'min_force_n': _POS, 'max_force_n': _POS,
                      'mass_kg': {'type': 'number', 'minimum': 0}, 'com_m': _VEC3}),

@@ -172,6 +172,12 @@ def to_frame(pose: Pose, frame_pose: Pose) -> Pose:
     return Pose(pos, q, frame_pose.frame_id, pose.stamp)  # type: ignore[arg-type]
 
 
+def _both(first: PathCheck, second: PathCheck, poses: Sequence[Pose],
+          times: Sequence[float]) -> None:
+    first(poses, times)
+    second(poses, times)
+
+
 class EnvelopedBackend:
     """A backend wrapper that applies the :class:`Envelope` to every goal."""
 
@@ -200,6 +206,8 @@ class EnvelopedBackend:
         if ws.frame not in ('', base):
             to_ws = await self.inner.end_effector_pose(ws.frame, base)
         check = partial(self.envelope.path, to_workspace=to_ws)
+        if lim.path_check is not None:  # the caller's own check (a plan-only preview) runs after
+            check = partial(_both, check, lim.path_check)
         return self.envelope.motion_limits(lim, notes, check)
 
     @staticmethod

@@ -29,6 +29,7 @@ MAX_DEPTH = 16
 MAX_STRING = 4096
 KEY_ALPHABET = string.ascii_letters + string.digits + '_.:-'
 MOTION_TOOLS = frozenset({'move_arm_to_pose', 'move_arm_joints', 'plan_trajectory',
+                          'move_arm_relative', 'move_arm_to_posture',
                           'grasp_object_force_control', 'release_object'})
 CONE_DEG = load_robot(CONFIG_DIR)[0].limits.approach_cone_deg
 
@@ -312,7 +313,7 @@ async def fuzz_tool(client: Any, backend: Any, tool: Any, n: int, seed: int,
                 stats.fail(f'{tool.name} #{i}: refused orientation reached the backend')
         elif valid:
             stats.valid += 1
-            stats.valid_motion += tool.name in MOTION_TOOLS
+            stats.valid_motion += tool.name in MOTION_TOOLS and not call.args.get('plan_only')
             stats.valid_stop += tool.name == 'stop_arm'
             if result.is_error:
                 stats.fail(f'{tool.name} #{i}: valid call refused: {call.args!r:.200}\n{text}')

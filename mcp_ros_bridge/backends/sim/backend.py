@@ -50,7 +50,8 @@ class SimBackend(Runner):
     """A Franka Panda with wrist F/T sensor and gripper, simulated in MuJoCo."""
 
     info = BackendInfo(name='sim', description='MuJoCo simulation of a Franka Emika Panda '
-                       'with a wrist force/torque sensor and the Franka Hand')
+                       'with a wrist force/torque sensor and the Franka Hand',
+                       previews_plans=True)
 
     def __init__(self, config: RobotConfig, *, speed: float = 1.0, seed: int = 0,
                  ft_noise_n: float = 0.05, ft_noise_nm: float = 0.002) -> None:

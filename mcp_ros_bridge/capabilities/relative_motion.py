@@ -1,0 +1,52 @@
+"""Moves agents ask for by intent: a straight relative move, and named postures."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from mcp_ros_bridge.backends.port import CartesianGoal, JointGoal, Pose
+from mcp_ros_bridge.capabilities.base import CallContext, Kind, MOTION, Outcome
+from mcp_ros_bridge.capabilities.motion import MOTION_OUTPUT, MOTION_PARAMS, run_motion
+from transforms3d.quaternions import rotate_vector
+
+
+async def run_relative_move(ctx: CallContext, args: dict[str, Any]) -> Outcome:
+    """Move the fingertip in a straight line by an offset (m) in the base or tool frame."""
+    offset = args['offset']
+    delta = tuple(float(offset[k]) for k in ('x', 'y', 'z'))
+    frame = ctx.binding.get('frame', ctx.robot.base_frame)
+    current = await ctx.backend.end_effector_pose(frame, ctx.robot.end_effector)
+    if args['frame'] == 'tool':
+        delta = tuple(float(v) for v in rotate_vector(delta, current.orientation))
+    target = tuple(p + d for p, d in zip(current.position, delta))
+    length = math.dist(current.position, target)
+
+    async def move(limits: Any) -> Any:
+        goal = CartesianGoal([Pose(target, current.orientation, frame)],  # type: ignore[arg-type]
+                             limits, link=ctx.robot.end_effector,
+                             max_step_m=float(ctx.binding.get('max_step_m', 0.005)))
+        return await ctx.backend.follow_cartesian_path(goal, ctx.progress)
+    return await run_motion(ctx, args, 'Relative move', move, length)
+
+
+async def run_move_to_posture(ctx: CallContext, args: dict[str, Any]) -> Outcome:
+    """Move the arm joints to a posture named in robot.yaml."""
+    name = args['posture']
+    positions = dict(zip(ctx.robot.arm_joints, ctx.robot.postures[name]))
+
+    async def move(limits: Any) -> Any:
+        return await ctx.backend.move_to_joints(JointGoal(positions, limits), ctx.progress)
+    return await run_motion(ctx, args, f'Move to posture {name!r}', move)
+
+
+KINDS = [
+    Kind('relative_move', run_relative_move, MOTION_OUTPUT,
+         MOTION_PARAMS | {'offset', 'frame'}, MOTION, motion=True,
+         returns='the reached pose (m, deg), or with plan_only the planned duration and path '
+                 'length'),
+    Kind('move_to_posture', run_move_to_posture, MOTION_OUTPUT,
+         MOTION_PARAMS | {'posture'}, MOTION, motion=True,
+         returns='the reached joint angles (rad), or with plan_only the planned duration and '
+                 'path length'),
+]
