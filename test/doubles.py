@@ -16,7 +16,7 @@ class RecordingBackend:
     """Records every port call; motions finish at once unless ``hold_motion`` is set."""
 
     def __init__(self) -> None:
-        self.info = BackendInfo('sim', 'recording double')
+        self.info = BackendInfo('sim', 'recording double', previews_plans=True)
         self.calls: list[tuple[str, Any]] = []
         self.hold_motion = False
         self.motion_started = asyncio.Event()
@@ -27,6 +27,8 @@ class RecordingBackend:
         self.fail_with: BackendError | None = None
         self.wrench_age = 0.001
         self.wrench_clock = 0.0
+        self.fail_object_pose: BackendError | None = None
+        self.check_paths = True  # run the goal's path check on a fingers-down pose, as planned
 
     @property
     def motion_calls(self) -> list[tuple[str, Any]]:
@@ -65,7 +67,7 @@ class RecordingBackend:
 
     async def _motion(self, name: str, goal: Any, progress: Any) -> MotionResult:
         check = getattr(getattr(goal, 'limits', None), 'path_check', None)
-        if check is not None:  # the whole "plan" is checked before anything moves
+        if check is not None and self.check_paths:  # the "plan" is checked before it moves
             check([Pose((0.307, 0.0, 0.487), (0.0, 1.0, 0.0, 0.0), 'panda_link0')], [0.0])
         self.calls.append((name, goal))
         if self.fail_with is not None:
@@ -120,6 +122,8 @@ class RecordingBackend:
 
     async def object_pose(self, name: str, frame: str) -> Pose:
         self.calls.append(('object_pose', name))
+        if self.fail_object_pose is not None:
+            raise self.fail_object_pose
         return Pose((0.5, 0.1, 0.025), (1.0, 0.0, 0.0, 0.0), frame)
 
     async def read_topic(self, binding: Any) -> dict[str, Any]:

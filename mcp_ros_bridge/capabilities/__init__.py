@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from mcp_ros_bridge.capabilities import (gripper, imaging, motion, relative_motion, ros_bindings,
-                                         sensing)
+from mcp_ros_bridge.capabilities import (gripper, imaging, motion, objects, relative_motion,
+                                         ros_bindings, sensing)
 from mcp_ros_bridge.capabilities.base import CallContext, Kind, Outcome
 
 KINDS: dict[str, Kind] = {
     k.name: k
-    for module in (motion, relative_motion, gripper, sensing, imaging, ros_bindings)
+    for module in (motion, relative_motion, gripper, sensing, objects, imaging, ros_bindings)
     for k in module.KINDS
 }
 

@@ -30,7 +30,6 @@ MOTION_OUTPUT = output_schema({
     'peak_force_n': NUM,
     'velocity_scaling': NUM,
     'adjustments': {'type': 'array', 'items': STR},
-    'plan_only': BOOL,
     'path_length_m': NUM,
 }, ['status', 'message', 'duration_s'])
 
@@ -101,7 +100,7 @@ def planned_outcome(verb: str, plan: PlannedOnly, limits: MotionLimits,
         fraction = min(1.0, plan.path_length_m / requested_m) if plan.path_length_m else 0.0
     s: dict[str, Any] = {'status': 'PLANNED', 'message': 'planned only; nothing moved',
                          'duration_s': round(plan.duration_s, 3), 'fraction': round(fraction, 4),
-                         'path_length_m': round(plan.path_length_m, 4), 'plan_only': True,
+                         'path_length_m': round(plan.path_length_m, 4),
                          'velocity_scaling': limits.velocity_scaling}
     end = ''
     if plan.final_pose is not None:

@@ -62,6 +62,7 @@ class RobotConfig:
     gripper_joints: tuple[str, ...]
     home: tuple[float, ...]
     postures: Mapping[str, tuple[float, ...]]
+    objects: Mapping[str, Mapping[str, Any]]
     arm_position_limits: tuple[tuple[float, float], ...]
     gripper_max_width_m: float
     gripper_min_force_n: float
@@ -95,6 +96,7 @@ class RobotConfig:
             gripper_joints=tuple(jt.get('gripper', ())),
             home=tuple(float(v) for v in jt['postures']['home']),
             postures={k: tuple(float(v) for v in p) for k, p in jt['postures'].items()},
+            objects={k: dict(v) for k, v in d['objects'].items()},
             arm_position_limits=tuple((float(lo), float(hi))
                                       for lo, hi in jt['position_limits']),
             gripper_max_width_m=gr['max_width_m'],

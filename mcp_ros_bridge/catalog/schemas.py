@@ -88,6 +88,11 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
     'ros': ROS_SCHEMA,
     'gripper': _obj({'max_width_m': _POS, 'min_force_n': _POS, 'max_force_n': _POS,
                      'mass_kg': {'type': 'number', 'minimum': 0}, 'com_m': _VEC3}),
+    'objects': {'type': 'object', 'propertyNames': {'pattern': '^[a-z][a-z0-9_]{0,31}$'},
+                'additionalProperties': _obj({
+                    'colour': _NAME, 'shape': {'enum': ['box', 'cylinder', 'sphere', 'other']},
+                    'size_m': {'type': 'array', 'items': _POS, 'minItems': 3, 'maxItems': 3},
+                    'mass_kg': _POS})},
     'limits': _obj({
         'workspace': _obj({'frame': _NAME, 'min': _VEC3, 'max': _VEC3}),
         'max_velocity_scaling': _FRACTION,
@@ -110,7 +115,7 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
         'default_velocity_scaling', 'default_acceleration_scaling', 'max_cartesian_speed_mps',
         'contact_force_limit_n', 'sensor_max_age_s', 'joint_limit_margin_rad',
         'min_cartesian_fraction', 'approach_cone_deg', 'motion_timeout_s']),
-}, ['format', 'robot', 'frames', 'moveit', 'joints', 'gripper', 'limits'])
+}, ['format', 'robot', 'frames', 'moveit', 'joints', 'objects', 'gripper', 'limits'])
 
 _TEXT: dict[str, Any] = {
     'oneOf': [

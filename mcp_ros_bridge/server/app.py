@@ -61,7 +61,7 @@ async def start_backend(backend: RobotBackend) -> None:
 def assemble(options: ServeOptions, catalog: Catalog, backend: RobotBackend) -> BridgeServer:
     """Build the server on ``backend``; nothing is started."""
     audit = AuditLog(options.audit_log or None)
-    return BridgeServer(catalog, backend, options.call_settings(), audit)
+    return BridgeServer(catalog, backend, options.call_settings(), audit, options.lang)
 
 
 async def build(options: ServeOptions, backend: RobotBackend | None = None

@@ -19,8 +19,10 @@ from mcp_ros_bridge import __version__
 from mcp_ros_bridge.backends.port import RobotBackend
 from mcp_ros_bridge.catalog.listing import tool_entry
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
+from mcp_ros_bridge.catalog.prompts import load_prompts
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.calls import CallPipeline, CallSettings
+from mcp_ros_bridge.server.resources import AgentResources
 from mcp_ros_bridge.server.identity import client_connection
 import mcp_types as types
 
@@ -52,8 +54,9 @@ class BridgeServer:
     """Owns the catalog, the call pipeline and client notification channels."""
 
     def __init__(self, catalog: Catalog, backend: RobotBackend,
-                 settings: CallSettings | None = None, audit: AuditLog | None = None) -> None:
-        """Build the SDK server for ``catalog`` on ``backend``."""
+                 settings: CallSettings | None = None, audit: AuditLog | None = None,
+                 lang: str = 'en') -> None:
+        """Build the SDK server for ``catalog`` on ``backend``; prompts in ``lang``."""
         self.backend = backend
         self.catalog = catalog.for_backend(backend.info.name)
         self.pipeline = CallPipeline(backend, self.catalog, settings or CallSettings(),
@@ -61,10 +64,13 @@ class BridgeServer:
         self.bus = InMemorySubscriptionBus()
         self.listen = ListenHandler(self.bus)
         self._sessions: set[Any] = set()
+        extras = AgentResources(lambda: self.catalog, load_prompts(catalog.config_dir, lang))
         self.server = _BridgeSdkServer(
             'mcp_ros_bridge', version=__version__, title='MCP ROS bridge',
             instructions=INSTRUCTIONS, on_list_tools=self._list_tools,
-            on_call_tool=self.pipeline.call, on_subscriptions_listen=self.listen)
+            on_call_tool=self.pipeline.call, on_subscriptions_listen=self.listen,
+            on_list_resources=extras.list_resources, on_read_resource=extras.read_resource,
+            on_list_prompts=extras.list_prompts, on_get_prompt=extras.get_prompt)
         self.server.add_notification_handler('notifications/initialized',
                                              types.NotificationParams, self._initialized)
         self.server.middleware.append(RequestStateBoundary(

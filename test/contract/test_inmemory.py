@@ -21,14 +21,16 @@ import yaml
 pytestmark = [pytest.mark.contract, pytest.mark.anyio]
 
 READ_ONLY = {'read_ft_sensor', 'get_joint_states', 'get_end_effector_pose', 'get_object_pose',
-             'capture_scene_image'}
-MOTION = {'move_arm_to_pose', 'move_arm_joints', 'plan_trajectory',
-          'grasp_object_force_control', 'release_object'}
+             'list_objects', 'capture_scene_image'}
+MOTION = {'move_arm_to_pose', 'move_arm_joints', 'plan_trajectory', 'move_arm_relative',
+          'move_arm_to_posture', 'grasp_object_force_control', 'release_object'}
 VALID_CALLS: dict[str, dict[str, Any]] = {
     'move_arm_to_pose': {'position': {'x': 0.5, 'y': 0.1, 'z': 0.3},
                          'orientation': {'roll': 180, 'pitch': 0, 'yaw': 45},
                          'velocity_scaling': 0.3},
     'move_arm_joints': {'positions': HOME},
+    'move_arm_relative': {'offset': {'z': 0.1}, 'frame': 'tool'},
+    'move_arm_to_posture': {'posture': 'home'},
     'plan_trajectory': {'waypoints': [{'x': 0.5, 'y': 0.0, 'z': 0.25},
                                       {'x': 0.5, 'y': 0.0, 'z': 0.15}]},
     'grasp_object_force_control': {'force_n': 15, 'strategy': 'gentle'},
@@ -38,6 +40,7 @@ VALID_CALLS: dict[str, dict[str, Any]] = {
     'get_joint_states': {'include_gripper': False},
     'get_end_effector_pose': {},
     'get_object_pose': {'object': 'box'},
+    'list_objects': {},
     'capture_scene_image': {'width_px': 320},
 }
 

@@ -83,7 +83,7 @@ async def test_call_rejects_boolean_for_number(mode: str) -> None:
 async def test_call_rejects_unknown_key(mode: str) -> None:
     """Unknown keys are refused and the allowed keys listed."""
     await check_rejected(mode, 'move_arm_to_pose', {**POSE_ARGS, 'speed': 1}, 'speed',
-                         'position, orientation, velocity_scaling, idempotency_key')
+                         'position, orientation, velocity_scaling, plan_only, idempotency_key')
     await check_rejected(mode, 'move_arm_to_pose', pose(w=1.0), 'position', 'x, y, z',
                          also=("'w' was unexpected",))
 

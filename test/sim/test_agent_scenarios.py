@@ -113,3 +113,26 @@ async def test_joint_move_turning_the_fingers_up_is_refused_along_the_path(sim_b
             assert r.is_error and 'approach_cone (planned path at t=' in text, text
             assert 'Nothing moved' in text
             assert np.allclose(before, await _arm(c), atol=1e-4)
+
+
+async def test_list_objects_gives_sizes_centres_and_grasp_heights(sim_bridge):
+    """list_objects: catalog sizes match the simulated bodies; poses are their centres."""
+    model = sim_bridge.backend.world.model
+    async with Client(sim_bridge.server, mode='2026-07-28') as c:
+        with anyio.fail_after(60):
+            r = await c.call_tool('list_objects', {})
+            assert not r.is_error, r.content[0].text
+            truth = {n: (await c.call_tool('get_object_pose', {'object': n}))
+                     .structured_content['pose']['position_m'] for n in ('box', 'cylinder')}
+    s = r.structured_content
+    assert s['pose_point'] == 'centre' and 'none' not in s['pose_source']
+    by_name = {o['name']: o for o in s['objects']}
+    assert set(by_name) == {'box', 'cylinder'}
+    for name, o in by_name.items():
+        geom = model.geom(name)
+        half = geom.size if o['shape'] == 'box' else (geom.size[0], geom.size[0], geom.size[1])
+        assert [o['size_m'][k] for k in 'xyz'] == pytest.approx([2 * h for h in half])
+        assert o['mass_kg'] == pytest.approx(float(model.body(name).mass[0]))
+        assert o['pose']['position_m'] == pytest.approx(truth[name], abs=1e-4)
+        assert o['grasp_z_m'] == pytest.approx(o['size_m']['z'] / 2, abs=2e-3)  # on the table
+    assert 'box: red box 50\u00d750\u00d750 mm' in r.content[0].text

@@ -1,0 +1,56 @@
+"""The object catalog: known objects with colour, shape, size and, where a source exists, pose."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_ros_bridge.backends.port import BackendError
+from mcp_ros_bridge.capabilities.base import (CallContext, fmt, Kind, Outcome,
+                                              output_schema, POSE_BRIEF, READ_ONLY, STR)
+from mcp_ros_bridge.geometry import describe_pose, pose_to_dict
+
+OBJECTS_OUTPUT = output_schema({
+    'objects': {'type': 'array', 'items': {'type': 'object', 'required': [
+        'name', 'colour', 'shape', 'size_m'], 'properties': {'pose': POSE_BRIEF}}},
+    'pose_point': STR,
+    'pose_source': STR,
+}, ['objects', 'pose_point', 'pose_source'])
+
+
+def _size_text(size: tuple[float, ...]) -> str:
+    return '\u00d7'.join(f'{v * 1000:.0f}' for v in size) + ' mm'
+
+
+async def run_list_objects(ctx: CallContext, args: dict[str, Any]) -> Outcome:
+    """List the catalog's objects; add each pose (its centre) when the backend has a source."""
+    frame = ctx.binding.get('frame', ctx.robot.base_frame)
+    objects, lines, missing = [], [], ''
+    for name, obj in ctx.robot.objects.items():
+        entry: dict[str, Any] = {'name': name, 'colour': obj['colour'], 'shape': obj['shape'],
+                                 'size_m': dict(zip('xyz', obj['size_m'])),
+                                 'mass_kg': obj['mass_kg']}
+        line = f"{name}: {obj['colour']} {obj['shape']} {_size_text(obj['size_m'])}"
+        if not missing:
+            try:
+                pose = await ctx.backend.object_pose(name, frame)
+            except BackendError as exc:
+                missing = exc.message
+            else:
+                entry['pose'] = pose_to_dict(pose)
+                entry['grasp_z_m'] = round(pose.position[2], 4)
+                line += (f', centre at {describe_pose(pose)}; grasp with the fingertip centre '
+                         f'at z={fmt(pose.position[2], 3)} m')
+        objects.append(entry)
+        lines.append(line)
+    source = f'none ({missing})' if missing else 'object pose source of this backend'
+    text = (f"{len(objects)} known objects (sizes x\u00d7y\u00d7z; poses are each object's "
+            f'centre in {frame}): ' + '; '.join(lines) + '.')
+    if missing:
+        text += f' No poses: this backend has no object pose source ({missing}).'
+    return Outcome(text, {'objects': objects, 'pose_point': 'centre', 'pose_source': source})
+
+
+KINDS = [
+    Kind('list_objects', run_list_objects, OBJECTS_OUTPUT, frozenset(), READ_ONLY,
+         returns='every known object with colour, shape, size (m) and centre pose'),
+]
