@@ -22,8 +22,8 @@ from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
 from mcp_ros_bridge.catalog.prompts import load_prompts
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.calls import CallPipeline, CallSettings
-from mcp_ros_bridge.server.resources import AgentResources
 from mcp_ros_bridge.server.identity import client_connection
+from mcp_ros_bridge.server.resources import AgentResources
 import mcp_types as types
 
 log = logging.getLogger('mcp_ros_bridge.server')
