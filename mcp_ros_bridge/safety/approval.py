@@ -17,6 +17,7 @@ import secrets
 import time
 from typing import Any
 
+from mcp.server import ServerRequestContext
 from mcp_ros_bridge.backends.port import RobotBackend
 from mcp_ros_bridge.catalog.loader import ToolSpec
 from mcp_ros_bridge.catalog.robot import RobotConfig
@@ -102,7 +103,8 @@ class IssuedApprovals:
         return issued is not None and time.monotonic() - issued <= self.ttl_s
 
 
-async def request_approval(ctx: Any, params: types.CallToolRequestParams, message: str,
+async def request_approval(ctx: ServerRequestContext[Any, Any],
+                           params: types.CallToolRequestParams, message: str,
                            policy: str, issued: IssuedApprovals
                            ) -> types.InputRequiredResult | None:
     """

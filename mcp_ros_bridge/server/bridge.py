@@ -76,7 +76,8 @@ class BridgeServer:
         self.server.middleware.append(RequestStateBoundary(
             RequestStateSecurity.ephemeral(), default_audience=self.server.name))
 
-    async def _list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
+    async def _list_tools(self, ctx: ServerRequestContext[Any, Any],
+                          params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[tool_model(t) for t in self.catalog.tools])
 
     async def _initialized(self, ctx: ServerRequestContext[Any, Any], params: Any) -> None:

@@ -36,7 +36,7 @@ from mcp_ros_bridge.safety.envelope import EnvelopedBackend
 from mcp_ros_bridge.safety.idempotency import IdempotencyCache
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
 from mcp_ros_bridge.server.audit import AuditLog
-from mcp_ros_bridge.server.identity import peer, requester_key, session_scope
+from mcp_ros_bridge.server.identity import peer, RequestContext, requester_key, session_scope
 from mcp_ros_bridge.server.repeats import run_once
 import mcp_types as types
 
@@ -98,7 +98,7 @@ class CallPipeline:
             v = self._validators[key] = ArgumentValidator(spec.input_schema)
         return v
 
-    async def call(self, ctx: Any, params: types.CallToolRequestParams
+    async def call(self, ctx: RequestContext, params: types.CallToolRequestParams
                    ) -> types.CallToolResult | types.InputRequiredResult:
         """Handle one ``tools/call``."""
         started = time.monotonic()
@@ -117,7 +117,8 @@ class CallPipeline:
                               code=error_block(result).get('code'))
         return result
 
-    async def _checked(self, ctx: Any, params: types.CallToolRequestParams, spec: ToolSpec,
+    async def _checked(self, ctx: RequestContext, params: types.CallToolRequestParams,
+                       spec: ToolSpec,
                        args: Any) -> types.CallToolResult | types.InputRequiredResult:
         if not isinstance(args, dict):
             return error_result(not_an_object_text(spec.name, args), 'INVALID_ARGUMENTS')
@@ -135,8 +136,8 @@ class CallPipeline:
             return await self._run(ctx, spec, kind, args, timeout=self.settings.read_timeout_s)
         return await self._motion(ctx, params, spec, kind, args)
 
-    async def _motion(self, ctx: Any, params: types.CallToolRequestParams, spec: ToolSpec,
-                      kind: Kind, args: dict[str, Any]
+    async def _motion(self, ctx: RequestContext, params: types.CallToolRequestParams,
+                      spec: ToolSpec, kind: Kind, args: dict[str, Any]
                       ) -> types.CallToolResult | types.InputRequiredResult:
         epoch = self.arbiter.stop_epoch
         key = args.get('idempotency_key')
@@ -162,7 +163,7 @@ class CallPipeline:
         return await run_once(self.idempotency, scope, spec.name, key, args,
                               lambda: self._hold_and_run(ctx, spec, kind, args, epoch))
 
-    def _refusal(self, ctx: Any, spec: ToolSpec) -> types.CallToolResult | None:
+    def _refusal(self, ctx: RequestContext, spec: ToolSpec) -> types.CallToolResult | None:
         wait = self.rate.take(peer(ctx))
         if wait > 0:
             return error_result(
@@ -173,7 +174,7 @@ class CallPipeline:
                                 'BUSY', {'running_tool': self.arbiter.running.tool})
         return None
 
-    async def _hold_and_run(self, ctx: Any, spec: ToolSpec, kind: Kind,
+    async def _hold_and_run(self, ctx: RequestContext, spec: ToolSpec, kind: Kind,
                             args: dict[str, Any], epoch: int) -> types.CallToolResult:
         request = requester_key(ctx)
         if request is not None and request in self._gone:
@@ -212,7 +213,7 @@ class CallPipeline:
         if self.arbiter.preempt(why, started_by):
             log.warning('%s mid-motion; stopping the arm', why)
 
-    async def _run(self, ctx: Any, spec: ToolSpec, kind: Kind, args: dict[str, Any],
+    async def _run(self, ctx: RequestContext, spec: ToolSpec, kind: Kind, args: dict[str, Any],
                    timeout: float | None = None) -> types.CallToolResult:
         async def progress(fraction: float, message: str) -> None:
             try:

@@ -19,27 +19,30 @@ from mcp.server import ServerRequestContext
 from mcp.server.connection import Connection
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+RequestContext = ServerRequestContext[Any, Any]
+"""What the low-level SDK hands every request handler."""
+
 _serials = itertools.count(1)
 _session_serials: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
 
 
-def _http_request(ctx: Any) -> Any:
+def _http_request(ctx: RequestContext) -> Any:
     request = getattr(ctx, 'request', None)
     return request if getattr(request, 'headers', None) is not None else None
 
 
-def _modern(ctx: Any) -> bool:
+def _modern(ctx: RequestContext) -> bool:
     return getattr(ctx, 'protocol_version', None) in MODERN_PROTOCOL_VERSIONS
 
 
-def peer(ctx: Any) -> str:
+def peer(ctx: RequestContext) -> str:
     """Return the caller's network address on HTTP, ``'local'`` on stdio or in memory."""
     request = _http_request(ctx)
     client = getattr(request, 'client', None)
     return f'peer:{client.host}' if client is not None else 'local'
 
 
-def http_session(ctx: Any) -> str | None:
+def http_session(ctx: RequestContext) -> str | None:
     """Return the server-issued session id of a handshake-era HTTP call, else None."""
     request = _http_request(ctx)
     if request is None or _modern(ctx):
@@ -47,7 +50,7 @@ def http_session(ctx: Any) -> str | None:
     return request.headers.get('mcp-session-id') or None
 
 
-def session_scope(ctx: Any) -> str:
+def session_scope(ctx: RequestContext) -> str:
     """Return the session that idempotency keys and similar per-session state belong to."""
     session = http_session(ctx)
     if session is not None:
@@ -61,7 +64,7 @@ def session_scope(ctx: Any) -> str:
     return f'connection:{serial}'
 
 
-def client_connection(ctx: ServerRequestContext[Any, Any]) -> Connection:
+def client_connection(ctx: RequestContext) -> Connection:
     """
     Return the SDK connection a request arrived on (what outlives its per-request session).
 
@@ -75,7 +78,7 @@ def client_connection(ctx: ServerRequestContext[Any, Any]) -> Connection:
     return connection
 
 
-def requester_key(ctx: Any) -> tuple[str, str] | None:
+def requester_key(ctx: RequestContext) -> tuple[str, str] | None:
     """Return (HTTP session id, JSON-RPC id) of a handshake-era HTTP call, else None."""
     session = http_session(ctx)
     return (session, str(ctx.request_id)) if session is not None else None
