@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 import itertools
 import math
+from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, Pose
 
@@ -33,7 +34,7 @@ def preview_check(poses: Sequence[Pose], times: Sequence[float]) -> None:
     raise PlannedOnly(poses, times)
 
 
-def unsupported(tool_args: dict) -> BackendError:
+def unsupported(tool_args: dict[str, Any]) -> BackendError:
     """Return the refusal for plan_only on a backend that cannot preview."""
     return BackendError('UNSUPPORTED', 'plan_only is not available on this backend; nothing '
                         'moved', advice='Call again without "plan_only" to move, or preview on '

@@ -168,7 +168,7 @@ class GoalRunner:
         finally:
             self._active.pop(id(handle), None)
 
-    async def _cancel_once_accepted(self, send: Any, accepted: asyncio.Future) -> None:
+    async def _cancel_once_accepted(self, send: Any, accepted: asyncio.Future[Any]) -> None:
         """Wait (bounded) for a goal cancelled while being sent to be accepted; cancel it."""
         with anyio.move_on_after(UNWIND_WAIT_S, shield=True):
             await asyncio.wait({accepted})
