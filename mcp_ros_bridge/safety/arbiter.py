@@ -5,7 +5,8 @@ A held motion runs inside its own anyio cancel scope. :meth:`MotionArbiter.preem
 (stop_arm, or the motion's requester vanishing) cancels that scope in whatever
 phase the motion is in (queued for a worker thread, planning, executing), and
 bumps the stop epoch so that a call admitted before the stop never starts. The
-holder stops the robot before it lets go, so the arm is free only once stopped.
+holder stops the robot before it lets go, so the arm is free only once stopped; the
+call pipeline lets a new motion wait for a motion that is already stopping.
 """
 
 from __future__ import annotations

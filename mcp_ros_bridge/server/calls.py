@@ -146,7 +146,7 @@ class CallPipeline:
         scope = session_scope(ctx)
         repeat = key is not None and self.idempotency.known(scope, spec.name, key)
         if not repeat:
-            refusal = self._refusal(ctx, spec)
+            refusal = await self._refusal(ctx, spec)
             if refusal is not None:
                 return refusal
         if spec.requires_approval and not repeat:
@@ -163,7 +163,13 @@ class CallPipeline:
         return await run_once(self.idempotency, scope, spec.name, key, args,
                               lambda: self._hold_and_run(ctx, spec, kind, args, epoch))
 
-    def _refusal(self, ctx: RequestContext, spec: ToolSpec) -> types.CallToolResult | None:
+    async def _refusal(self, ctx: RequestContext,
+                       spec: ToolSpec) -> types.CallToolResult | None:
+        running = self.arbiter.running
+        if running is not None and running.preempted_by:
+            # The held motion is already being stopped (stop_arm, cancel, deadman): a new
+            # motion waits for the arm to be still rather than being refused as BUSY.
+            await self.arbiter.wait_idle(self.settings.stop_wait_s)
         wait = self.rate.take(peer(ctx))
         if wait > 0:
             return error_result(
@@ -242,6 +248,9 @@ class CallPipeline:
             if kind.motion:
                 # Deadman: the caller cancelled, went away or was preempted. Stop the arm
                 # before the cancellation unwinds (and the arbiter lets the arm go).
+                running = self.arbiter.running
+                if running is not None and not running.preempted_by:
+                    running.preempted_by = 'its request was cancelled'
                 with anyio.move_on_after(self.settings.stop_wait_s, shield=True) as bound:
                     await self._stop_quietly()
                 if bound.cancelled_caught:
