@@ -26,7 +26,7 @@ def tcp_pose(config, q):
                                             tuple(map(float, quat)), 'panda_link0'))
 
 
-def limits(timeout_s=10.0, path_check=None):
+def limits(timeout_s=30.0, path_check=None):
     """Return motion limits with the force guard on and the 0.25 m/s tip speed cap."""
     return MotionLimits(0.2, 0.2, contact_force_limit_n=40.0, max_cartesian_speed_mps=0.25,
                         timeout_s=timeout_s, path_check=path_check)
