@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
+import threading
 import time
 from typing import Any
 
@@ -25,6 +26,44 @@ STATUS_NAMES = {GoalStatus.STATUS_SUCCEEDED: 'SUCCEEDED', GoalStatus.STATUS_CANC
                 GoalStatus.STATUS_ABORTED: 'ABORTED', GoalStatus.STATUS_UNKNOWN: 'UNKNOWN'}
 CANCEL_WAIT_S = 0.5  # bounded wait for a cancel answer, so timeouts stay on time
 UNWIND_WAIT_S = 5.0  # a cancelled call waits this long for its goal's cancel answer
+
+
+class OrderedActionClient(ActionClient):
+    """
+    An ActionClient whose requests are registered before their responses are handled.
+
+    rclpy's ``send_goal_async`` (likewise cancel and result requests) sends first and
+    records the sequence number after; called from the asyncio thread while the
+    executor thread spins, the response can be handled in between and is dropped as
+    "unexpected", so the goal never answers. A lock around sending and registering,
+    waited for before handling taken data, keeps the order.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Create the client and its registration lock."""
+        super().__init__(*args, **kwargs)  # type: ignore[no-untyped-call]
+        self._registering = threading.Lock()
+
+    def send_goal_async(self, *args: Any, **kwargs: Any) -> Any:
+        """Send a goal and register it before its answer can be handled."""
+        with self._registering:
+            return super().send_goal_async(*args, **kwargs)  # type: ignore[no-untyped-call]
+
+    def _cancel_goal_async(self, *args: Any, **kwargs: Any) -> Any:
+        with self._registering:
+            return super()._cancel_goal_async(  # type: ignore[no-untyped-call]
+                *args, **kwargs)
+
+    def _get_result_async(self, *args: Any, **kwargs: Any) -> Any:
+        with self._registering:
+            return super()._get_result_async(  # type: ignore[no-untyped-call]
+                *args, **kwargs)
+
+    async def execute(self, taken_data: Any) -> None:
+        """Handle taken responses once every request sent before them is registered."""
+        with self._registering:
+            pass
+        await super().execute(taken_data)  # type: ignore[no-untyped-call]
 
 
 @dataclass
@@ -71,18 +110,19 @@ class GoalRunner:
     def __init__(self, runtime: RosRuntime, server_timeout_s: float = 5.0) -> None:
         """Bind to a started runtime."""
         self._runtime = runtime
-        self._clients: dict[tuple[str, Any], ActionClient] = {}
+        self._clients: dict[tuple[str, Any], OrderedActionClient] = {}
         self._active: dict[int, Any] = {}  # goal handles are not hashable
         self._stops = 0
         self._sending = 0  # goals sent whose acceptance has not arrived yet
         self.server_timeout_s = server_timeout_s
 
-    def client(self, action_cls: Any, name: str) -> ActionClient:
+    def client(self, action_cls: Any, name: str) -> OrderedActionClient:
         """Return the (cached) action client for ``name`` of type ``action_cls``."""
         key = (name, action_cls)
         if key not in self._clients:
-            self._clients[key] = ActionClient(self._runtime.node, action_cls, name,
-                                              callback_group=self._runtime.clients_group)
+            self._clients[key] = OrderedActionClient(
+                self._runtime.node, action_cls, name,
+                callback_group=self._runtime.clients_group)
         return self._clients[key]
 
     @property
