@@ -136,7 +136,8 @@ async def test_stop_halts_a_cartesian_execution_that_ignores_cancel(rig):
     stopped = await backend.stop()
     assert stopped.status == 'STOPPED', stopped.message
     assert 'stop' in fake.events.received  # what actually halted it
-    assert fake.cancel_seen.is_set()  # the cancel was sent too, and ignored
+    # The cancel was sent too (and ignored); on a busy machine it may land just after.
+    assert await asyncio.to_thread(fake.cancel_seen.wait, 10.0)
     assert await still_within(backend, 0.2) is not None
     result = await motion
     assert result.status == 'STOPPED'
