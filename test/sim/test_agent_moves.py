@@ -5,7 +5,6 @@ import math
 import anyio
 from mcp import Client
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
-from mcp_ros_bridge.server.app import build, ServeOptions
 import numpy as np
 import pytest
 from test_agent_scenarios import _arm, _pick
@@ -15,14 +14,10 @@ pytestmark = [pytest.mark.sim, pytest.mark.anyio]
 
 
 @pytest.fixture
-async def sim_bridge():
-    """Serve the shipped catalog on a fast simulation (motions are quick: no rate limit)."""
-    bridge, backend = await build(ServeOptions(sim_speed=0, watch=False))
-    bridge.pipeline.rate = RateLimiter(1000.0, 1000)
-    try:
-        yield bridge
-    finally:
-        await backend.close()
+def sim_bridge(sim_bridge):
+    """Return the shared fast-simulation bridge without the rate limit (motions are quick)."""
+    sim_bridge.pipeline.rate = RateLimiter(1000.0, 1000)
+    return sim_bridge
 
 
 async def _xyz(c: Client, tool: str, args: dict) -> np.ndarray:

@@ -5,22 +5,11 @@ import re
 
 import anyio
 from mcp import Client
-from mcp_ros_bridge.server.app import build, ServeOptions
 import numpy as np
 import pytest
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
-
-
-@pytest.fixture
-async def sim_bridge():
-    """Serve the shipped catalog on a fast simulation."""
-    bridge, backend = await build(ServeOptions(sim_speed=0, watch=False))
-    try:
-        yield bridge
-    finally:
-        await backend.close()
 
 
 async def _arm(c: Client) -> list[float]:

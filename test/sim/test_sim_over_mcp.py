@@ -4,7 +4,6 @@ import io
 
 import anyio
 from mcp import Client
-from mcp_ros_bridge.server.app import build, ServeOptions
 import numpy as np
 import pytest
 
@@ -12,16 +11,6 @@ pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install m
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
 
 MODES = ['legacy', '2026-07-28']
-
-
-@pytest.fixture
-async def sim_bridge():
-    """Serve the shipped catalog on a fast simulation."""
-    bridge, backend = await build(ServeOptions(sim_speed=0, watch=False))
-    try:
-        yield bridge
-    finally:
-        await backend.close()
 
 
 def _arm(result):
