@@ -205,3 +205,18 @@ class SimClock:
         """Stop publishing /clock (simulation paused or gone) and join the thread."""
         self._stopped.set()
         self._thread.join(timeout=2.0)
+
+
+def import_moveit_rig():
+    """
+    Import the typed MoveIt test rig, or skip where the generated types are missing.
+
+    In CI (``CI=true``) the generated types must be there: a missing build fails
+    instead of skipping.
+    """
+    import importlib
+    import pytest
+    if os.environ.get('CI') == 'true':
+        return importlib.import_module('moveit_rig')
+    return pytest.importorskip('moveit_rig',
+                               reason='moveit_msgs is not built: run .ci/build_ros_interfaces')

@@ -9,20 +9,16 @@ unknown link, an ExecuteTrajectory cancel that stops nothing.
 """
 
 import asyncio
-import importlib
-import os
 import time
 
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionLimits,
                                           Pose, PoseGoal)
 import pytest
+import ros_support
 
 pytestmark = [pytest.mark.ros_moveit, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
-# In CI the generated types must be there: a missing build fails instead of skipping.
-moveit_rig = (importlib.import_module('moveit_rig') if os.environ.get('CI') == 'true'
-              else pytest.importorskip('moveit_rig', reason='moveit_msgs is not built: run '
-                                       '.ci/build_ros_interfaces'))
+moveit_rig = ros_support.import_moveit_rig()
 rig, limits, tcp_pose = moveit_rig.rig, moveit_rig.limits, moveit_rig.tcp_pose
 REACHED = moveit_rig.REACHED
 DOWN_AT = Pose((0.4, 0.1, 0.4), (0.0, 1.0, 0.0, 0.0), 'panda_link0')

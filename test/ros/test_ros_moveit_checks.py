@@ -7,9 +7,7 @@ tests hold the bridge to doing it itself, before anything moves.
 """
 
 from functools import partial
-import importlib
 import math
-import os
 import threading
 
 from fake_moveit import points_of
@@ -21,10 +19,7 @@ import ros_support
 
 pytestmark = [pytest.mark.ros_moveit, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
-# In CI the generated types must be there: a missing build fails instead of skipping.
-moveit_rig = (importlib.import_module('moveit_rig') if os.environ.get('CI') == 'true'
-              else pytest.importorskip('moveit_rig', reason='moveit_msgs is not built: run '
-                                       '.ci/build_ros_interfaces'))
+moveit_rig = ros_support.import_moveit_rig()
 rig, limits, tcp_pose = moveit_rig.rig, moveit_rig.limits, moveit_rig.tcp_pose
 control_action = pytest.importorskip('control_msgs.action')
 rclpy_action = pytest.importorskip('rclpy.action')
