@@ -8,7 +8,10 @@ import re
 import shutil
 from typing import Any
 
+import anyio
+from anyio.abc import TaskGroup
 from doubles import RecordingBackend
+from mcp import Client
 from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.loader import load_catalog
 from mcp_ros_bridge.contract.results import error_block
@@ -72,3 +75,22 @@ def copy_config(dst: str, edit: dict[str, str] | None = None) -> str:
 
 APPROVAL_EDIT = {
     '    kind: move_to_pose\n': '    kind: move_to_pose\n    requires_approval: true\n'}
+
+
+class BackgroundCalls:
+    """tools/call requests started in a task group; their results are kept by label."""
+
+    def __init__(self, tg: TaskGroup, client: Client) -> None:
+        """Start calls in ``tg`` through ``client``."""
+        self.tg = tg
+        self.client = client
+        self.results: dict[str, types.CallToolResult] = {}
+
+    def start(self, label: str, tool: str, args: dict[str, Any],
+              scope: anyio.CancelScope | None = None) -> None:
+        """Call ``tool`` in the background; ``scope``, when given, can cancel the request."""
+        async def call() -> None:
+            with scope or anyio.CancelScope():
+                self.results[label] = await self.client.call_tool(tool, args)
+
+        self.tg.start_soon(call)

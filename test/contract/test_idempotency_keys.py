@@ -10,11 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 import anyio
-from bridge_kit import error_code, make_bridge, MODES, POSE_ARGS, text_of
+from bridge_kit import BackgroundCalls, error_code, make_bridge, MODES, POSE_ARGS, text_of
 import httpx2
 from mcp import Client
 from mcp_ros_bridge.contract.results import ERROR_META_KEY
-import mcp_types as types
 import pytest
 from raw_http import RawSession
 from server_process import http_server
@@ -56,19 +55,16 @@ async def test_stopped_first_call_is_not_replayed_to_the_retry(mode: str) -> Non
     bridge, backend = make_bridge()
     backend.hold_motion = True
     args = dict(POSE_ARGS, idempotency_key='pick-1')
-    results: dict[str, types.CallToolResult] = {}
     async with Client(bridge.server, mode=mode) as client:
         with anyio.fail_after(20):
             async with anyio.create_task_group() as tg:
-                async def first() -> None:
-                    results['first'] = await client.call_tool('move_arm_to_pose', args)
-
-                tg.start_soon(first)
+                calls = BackgroundCalls(tg, client)
+                calls.start('first', 'move_arm_to_pose', args)
                 await backend.motion_started.wait()
                 await client.call_tool('stop_arm', {})
             backend.hold_motion = False
             retry = await client.call_tool('move_arm_to_pose', args)
-    assert results['first'].structured_content['status'] == 'STOPPED'
+    assert calls.results['first'].structured_content['status'] == 'STOPPED'
     assert not retry.is_error, text_of(retry)
     assert 'Replayed' not in text_of(retry) and 'ended STOPPED' in text_of(retry)
     assert [c[0] for c in backend.motion_calls] == ['move_to_pose', 'move_to_pose']
@@ -81,25 +77,18 @@ async def test_cancelled_first_call_leaves_the_waiting_repeat_and_connection_ali
     bridge, backend = make_bridge()
     backend.hold_motion = True
     args = dict(POSE_ARGS, idempotency_key='slow-1')
-    results: dict[str, types.CallToolResult] = {}
     async with Client(bridge.server, mode=mode) as client:
         with anyio.fail_after(20):
             async with anyio.create_task_group() as tg:
+                calls = BackgroundCalls(tg, client)
                 scope = anyio.CancelScope()
-
-                async def first() -> None:
-                    with scope:
-                        await client.call_tool('move_arm_to_pose', args)
-
-                async def repeat() -> None:
-                    results['repeat'] = await client.call_tool('move_arm_to_pose', args)
-
-                tg.start_soon(first)
+                calls.start('first', 'move_arm_to_pose', args, scope)
                 await backend.motion_started.wait()
-                tg.start_soon(repeat)
+                calls.start('repeat', 'move_arm_to_pose', args)
                 await anyio.wait_all_tasks_blocked()
                 scope.cancel()
             read = await client.call_tool('get_joint_states', {})
-    assert error_code(results['repeat']) == 'FIRST_CALL_CANCELLED', text_of(results['repeat'])
+    repeat = calls.results['repeat']
+    assert error_code(repeat) == 'FIRST_CALL_CANCELLED', text_of(repeat)
     assert not read.is_error, 'the connection still answers'
     assert [c[0] for c in backend.motion_calls] == ['move_to_pose']

@@ -7,8 +7,8 @@ import os
 from typing import Any
 
 import anyio
-from bridge_kit import (APPROVAL_EDIT, CONFIG_DIR, copy_config, error_code, HOME, make_bridge,
-                        MODES, POSE_ARGS, text_of)
+from bridge_kit import (APPROVAL_EDIT, BackgroundCalls, CONFIG_DIR, copy_config, error_code,
+                        HOME, make_bridge, MODES, POSE_ARGS, text_of)
 from jsonschema import Draft202012Validator
 from mcp import Client
 from mcp.shared.exceptions import MCPError
@@ -179,14 +179,11 @@ async def test_second_motion_busy_reads_concurrent_stop_preempts(mode: str) -> N
     """One motion at a time; 50 concurrent reads still answer; stop_arm preempts the motion."""
     bridge, backend = make_bridge()
     backend.hold_motion = True
-    results: dict[str, types.CallToolResult] = {}
     async with Client(bridge.server, mode=mode) as client:
         with anyio.fail_after(20):
             async with anyio.create_task_group() as tg:
-                async def first() -> None:
-                    results['first'] = await client.call_tool('move_arm_to_pose', POSE_ARGS)
-
-                tg.start_soon(first)
+                calls = BackgroundCalls(tg, client)
+                calls.start('first', 'move_arm_to_pose', POSE_ARGS)
                 await backend.motion_started.wait()
 
                 busy = await client.call_tool('move_arm_joints', {'positions': HOME})
@@ -208,12 +205,12 @@ async def test_second_motion_busy_reads_concurrent_stop_preempts(mode: str) -> N
                         readers.start_soon(read, i)
                 assert len(reads) == 50
                 assert not [text_of(r) for r in reads if r.is_error]
-                assert 'first' not in results, 'the held motion must still be running'
+                assert 'first' not in calls.results, 'the held motion must still be running'
 
                 stop = await client.call_tool('stop_arm', {})
                 assert not stop.is_error, text_of(stop)
                 assert stop.structured_content['stopped_motion'] is True
-    first = results['first']
+    first = calls.results['first']
     assert first.structured_content['status'] == 'STOPPED'
     assert len(backend.motion_calls) == 1
     assert bridge.pipeline.arbiter.running is None
@@ -264,20 +261,17 @@ async def test_idempotent_repeat_while_running_waits_for_the_first(mode: str) ->
     bridge, backend = make_bridge()
     backend.hold_motion = True
     args = dict(POSE_ARGS, idempotency_key='slow-1')
-    results: dict[str, types.CallToolResult] = {}
-
-    async def call(label: str) -> None:
-        results[label] = await client.call_tool('move_arm_to_pose', args)
-
     async with Client(bridge.server, mode=mode) as client:
         with anyio.fail_after(10):
             async with anyio.create_task_group() as tg:
-                tg.start_soon(call, 'first')
+                calls = BackgroundCalls(tg, client)
+                calls.start('first', 'move_arm_to_pose', args)
                 await backend.motion_started.wait()
-                tg.start_soon(call, 'repeat')
+                calls.start('repeat', 'move_arm_to_pose', args)
                 await anyio.wait_all_tasks_blocked()
-                assert results == {}, 'the repeat must wait, not answer BUSY'
+                assert calls.results == {}, 'the repeat must wait, not answer BUSY'
                 backend.release_motion.set()
+    results = calls.results
     assert not results['first'].is_error and not results['repeat'].is_error, \
         text_of(results['repeat'])
     assert results['repeat'].structured_content == results['first'].structured_content

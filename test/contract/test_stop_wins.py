@@ -11,8 +11,8 @@ import asyncio
 from typing import Any
 
 import anyio
-from bridge_kit import (APPROVAL_EDIT, copy_config, error_code, HOME, make_bridge, MODES,
-                        POSE_ARGS, text_of)
+from bridge_kit import (APPROVAL_EDIT, BackgroundCalls, copy_config, error_code, HOME,
+                        make_bridge, MODES, POSE_ARGS, text_of)
 from mcp import Client
 from mcp_ros_bridge.contract.results import error_block
 from mcp_ros_bridge.server.calls import CallSettings
@@ -37,31 +37,23 @@ async def test_cancelled_motion_holds_the_arm_until_the_stop_finished(mode: str)
         return await wait_idle(timeout)
 
     arbiter.wait_idle = observed_wait_idle  # type: ignore[method-assign]
-    results: dict[str, types.CallToolResult] = {}
     async with Client(bridge.server, mode=mode) as client:
         with anyio.fail_after(20):
             async with anyio.create_task_group() as tg:
+                calls = BackgroundCalls(tg, client)
                 scope = anyio.CancelScope()
-
-                async def move() -> None:
-                    with scope:
-                        await client.call_tool('move_arm_to_pose', POSE_ARGS)
-
-                async def second() -> None:
-                    results['second'] = await client.call_tool('move_arm_joints',
-                                                               {'positions': HOME})
-
-                tg.start_soon(move)
+                calls.start('move', 'move_arm_to_pose', POSE_ARGS, scope)
                 await backend.motion_started.wait()
                 scope.cancel()
                 await backend.stop_entered.wait()
                 backend.hold_motion = False
-                tg.start_soon(second)
+                calls.start('second', 'move_arm_joints', {'positions': HOME})
                 await waiting.wait()  # the second call waits for the stopping motion
-                assert 'second' not in results
+                assert 'second' not in calls.results
                 assert [c[0] for c in backend.motion_calls] == ['move_to_pose']
                 backend.stop_gate.set()
-    assert not results['second'].is_error, text_of(results['second'])
+    second = calls.results['second']
+    assert not second.is_error, text_of(second)
     order = [c[0] for c in backend.calls]
     assert order.index('stop_done') < order.index('move_to_joints'), order
 
@@ -71,20 +63,17 @@ async def test_stop_arm_waits_for_the_arm_and_reports_the_stopped_motion(mode: s
     """stop_arm answers only after the preempted motion let the arm go; the move says STOPPED."""
     bridge, backend = make_bridge()
     backend.hold_motion = True
-    results: dict[str, types.CallToolResult] = {}
     async with Client(bridge.server, mode=mode) as client:
         with anyio.fail_after(20):
             async with anyio.create_task_group() as tg:
-                async def move() -> None:
-                    results['move'] = await client.call_tool('move_arm_to_pose', POSE_ARGS)
-
-                tg.start_soon(move)
+                calls = BackgroundCalls(tg, client)
+                calls.start('move', 'move_arm_to_pose', POSE_ARGS)
                 await backend.motion_started.wait()
                 stop = await client.call_tool('stop_arm', {})
                 assert bridge.pipeline.arbiter.running is None
             idle = await client.call_tool('stop_arm', {})
     assert stop.structured_content['stopped_motion'] is True, text_of(stop)
-    assert results['move'].structured_content['status'] == 'STOPPED'
+    assert calls.results['move'].structured_content['status'] == 'STOPPED'
     assert idle.structured_content['stopped_motion'] is False, text_of(idle)
 
 
@@ -99,19 +88,16 @@ async def test_motion_approved_after_a_stop_does_not_start(tmp_path: Any) -> Non
         await answer.wait()
         return types.ElicitResult(action='accept', content={'approve': True})
 
-    results: dict[str, types.CallToolResult] = {}
     async with Client(bridge.server, mode='legacy', elicitation_callback=on_elicit) as client:
         with anyio.fail_after(20):
             async with anyio.create_task_group() as tg:
-                async def move() -> None:
-                    results['move'] = await client.call_tool('move_arm_to_pose', POSE_ARGS)
-
-                tg.start_soon(move)
+                calls = BackgroundCalls(tg, client)
+                calls.start('move', 'move_arm_to_pose', POSE_ARGS)
                 await asked.wait()
                 stop = await client.call_tool('stop_arm', {})
                 answer.set()
             later = await client.call_tool('move_arm_joints', {'positions': HOME})
-    move = results['move']
+    move = calls.results['move']
     assert move.is_error and error_code(move) == 'STOPPED', text_of(move)
     assert 'not started' in text_of(move) and 'stop_arm' in text_of(move)
     assert error_block(move)['details']['started'] is False

@@ -19,14 +19,6 @@ pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs 
 WrenchStamped = pytest.importorskip('geometry_msgs.msg').WrenchStamped
 
 
-@pytest.fixture
-def peer():
-    """Return a started peer node; close it after the test."""
-    node = ros_support.Peer()
-    yield node
-    node.close()
-
-
 async def _started(config):
     backend = RosBackend(config, node_name='bridge_batched')
     await backend.start()

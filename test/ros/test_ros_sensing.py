@@ -17,14 +17,6 @@ pytestmark = [pytest.mark.ros, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
 
 
-@pytest.fixture
-def peer():
-    """Return a started peer node; close it after the test."""
-    node = ros_support.Peer()
-    yield node
-    node.close()
-
-
 async def _started(config):
     backend = RosBackend(config, node_name='bridge_under_test')
     await backend.start()
