@@ -22,31 +22,34 @@ def _size_text(size: tuple[float, ...]) -> str:
 
 
 async def run_list_objects(ctx: CallContext, args: dict[str, Any]) -> Outcome:
-    """List the catalog's objects; add each pose (its centre) when the backend has a source."""
+    """List the catalog's objects; add each pose (its centre) where the backend has a source."""
     frame = ctx.binding.get('frame', ctx.robot.base_frame)
-    objects, lines, missing = [], [], ''
+    objects, lines, missing = [], [], {}
     for name, obj in ctx.robot.objects.items():
         entry: dict[str, Any] = {'name': name, 'colour': obj['colour'], 'shape': obj['shape'],
                                  'size_m': dict(zip('xyz', obj['size_m'])),
                                  'mass_kg': obj['mass_kg']}
         line = f"{name}: {obj['colour']} {obj['shape']} {_size_text(obj['size_m'])}"
-        if not missing:
-            try:
-                pose = await ctx.backend.object_pose(name, frame)
-            except BackendError as exc:
-                missing = exc.message
-            else:
-                entry['pose'] = pose_to_dict(pose)
-                entry['grasp_z_m'] = round(pose.position[2], 4)
-                line += (f', centre at {describe_pose(pose)}; grasp with the fingertip centre '
-                         f'at z={fmt(pose.position[2], 3)} m')
+        try:
+            pose = await ctx.backend.object_pose(name, frame)
+        except BackendError as exc:
+            missing[name] = exc
+            entry['pose_missing'] = exc.message
+            line += ', no pose'
+        else:
+            entry['pose'] = pose_to_dict(pose)
+            entry['grasp_z_m'] = round(pose.position[2], 4)
+            line += (f', centre at {describe_pose(pose)}; grasp with the fingertip centre '
+                     f'at z={fmt(pose.position[2], 3)} m')
         objects.append(entry)
         lines.append(line)
-    source = f'none ({missing})' if missing else 'object pose source of this backend'
     text = (f"{len(objects)} known objects (sizes x\u00d7y\u00d7z; poses are each object's "
             f'centre in {frame}): ' + '; '.join(lines) + '.')
+    source = 'object pose source of this backend'
     if missing:
-        text += f' No poses: this backend has no object pose source ({missing}).'
+        first = next(iter(missing.values()))
+        source = ('none' if len(missing) == len(objects) else 'partial') + f' ({first.message})'
+        text += f" No pose for {', '.join(missing)}: {first.message}. {first.advice}".rstrip()
     return Outcome(text, {'objects': objects, 'pose_point': 'centre', 'pose_source': source})
 
 

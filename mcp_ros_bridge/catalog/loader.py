@@ -190,6 +190,10 @@ def load_robot(config_dir: str) -> tuple[RobotConfig, LoadedYaml]:
         if len(posture) != len(joints['arm']):
             raise doc.error(['joints', 'postures', name], f'posture {name!r} needs one value '
                             'per arm joint')
+    for name in doc.data.get('ros', {}).get('object_pose_topics', {}):
+        if name not in doc.data['objects']:
+            raise doc.error(['ros', 'object_pose_topics', name], f'{name!r} is no object of '
+                            f"the catalog: use one of {sorted(doc.data['objects'])}")
     limits = joints['position_limits']
     if len(limits) != len(joints['arm']):
         raise doc.error(['joints', 'position_limits'],

@@ -49,14 +49,19 @@ class RosSettings:
     gripper_position_scale: float | None  # None: derived from the gripper joints
     gripper_force_source: str
     tcp: Tcp | None  # None: the end effector is a link MoveIt knows
+    object_pose_topics: Mapping[str, Topic]  # catalog object -> its PoseStamped topic
+    object_pose_max_age_s: float
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> RosSettings:
         """Build from a schema-validated ``ros:`` mapping, filling the schema's defaults."""
         topics = {**_default('topics'), **d.get('topics', {})}
+        poses = d.get('object_pose_topics', _default('object_pose_topics'))
         return cls(
             topics={key: Topic(t['name'], t.get('qos', _TOPIC_QOS), t.get('type'))
                     for key, t in topics.items()},
+            object_pose_topics={key: Topic(t['name'], t.get('qos', _TOPIC_QOS))
+                                for key, t in poses.items()},
             actions={**_default('actions'), **d.get('actions', {})},
             services={**_default('services'), **d.get('services', {})},
             **{key: d.get(key, _default(key)) for key in _SCALARS},
@@ -69,7 +74,7 @@ _PROPERTIES: Mapping[str, Any] = ROS_SCHEMA['properties']
 _TOPIC_QOS = cast(Qos, _PROPERTIES['topics']['additionalProperties']['properties']['qos']
                   ['default'])
 _SCALARS = ('gripper_interface', 'distro', 'executor', 'sensor_ingest', 'sensor_drain_period_ms',
-            'sensor_qos_depth', 'force_guard', 'gripper_force_source')
+            'sensor_qos_depth', 'force_guard', 'gripper_force_source', 'object_pose_max_age_s')
 
 
 def _default(key: str) -> Any:

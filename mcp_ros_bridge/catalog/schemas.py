@@ -67,6 +67,10 @@ ROS_SCHEMA: dict[str, Any] = _obj({
     'gripper_position_scale': _POS,
     'gripper_force_source': {'enum': ['commanded', 'joint_effort'], 'default': 'commanded'},
     'tcp': _obj({'parent_link': _NAME, 'offset_xyz': _VEC3}),
+    # Object poses: one geometry_msgs/msg/PoseStamped topic per catalog object, in the base frame.
+    'object_pose_topics': {'type': 'object', 'additionalProperties': _obj(
+        {'name': _ROS_NAME, 'qos': _QOS}, ['name']), 'default': {}},
+    'object_pose_max_age_s': {'type': 'number', 'exclusiveMinimum': 0, 'default': 1.0},
 }, [])
 
 ROBOT_SCHEMA: dict[str, Any] = _obj({

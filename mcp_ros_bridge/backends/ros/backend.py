@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # rclpy-importing modules, loaded only when the backend start
     from mcp_ros_bridge.backends.ros.gripper import GripperInterface
     from mcp_ros_bridge.backends.ros.halt import Halter
     from mcp_ros_bridge.backends.ros.moveit import MoveItInterface
+    from mcp_ros_bridge.backends.ros.object_poses import ObjectPoses
     from mcp_ros_bridge.backends.ros.sensors import JointStateCache, WrenchBuffer
 
 STOP_CONFIRM_S = 2.0  # how long stop() waits for joint states to show a still arm
@@ -67,6 +68,8 @@ class RosBackend:
     def _part(self, name: Literal['gripper']) -> GripperInterface: ...
     @overload
     def _part(self, name: Literal['bindings']) -> DeclaredBindings: ...
+    @overload
+    def _part(self, name: Literal['objects']) -> ObjectPoses: ...
 
     def _part(self, name: str) -> Any:
         """Return a started part by name (typed per name); UNAVAILABLE before start."""
@@ -83,7 +86,8 @@ class RosBackend:
         from mcp_ros_bridge.backends.ros.gripper import GripperInterface
         from mcp_ros_bridge.backends.ros.halt import Halter
         from mcp_ros_bridge.backends.ros.moveit import MoveItInterface
-        from mcp_ros_bridge.backends.ros.runtime import RosRuntime
+        from mcp_ros_bridge.backends.ros.object_poses import ObjectPoses
+        from mcp_ros_bridge.backends.ros.runtime import qos_from_name, RosRuntime
         from mcp_ros_bridge.backends.ros.sensors import JointStateCache, WrenchBuffer
         runtime = RosRuntime(*self._node_args, executor=self.config.ros.executor)
         node = await asyncio.to_thread(runtime.start)
@@ -104,6 +108,11 @@ class RosBackend:
                                                 halt=self._halt_for_guard)
         self._parts['gripper'] = GripperInterface(self.config, runner, self._finger_states)
         self._parts['bindings'] = DeclaredBindings(runtime, runner)
+        ros = self.config.ros
+        objects = ObjectPoses(ros.object_pose_topics, self.config.base_frame,
+                              ros.object_pose_max_age_s)
+        objects.subscribe(node, qos_from_name)
+        self._parts['objects'] = objects
 
     def _subscribe_sensors(self, runtime: Any, joints: Topic, wrench: Topic) -> None:
         """
@@ -312,9 +321,8 @@ class RosBackend:
                            advice='declare a topic binding for the camera topic instead')
 
     async def object_pose(self, name: str, frame: str) -> Pose:
-        """Object poses need a perception source; not provided by the ROS backend."""
-        raise BackendError('UNSUPPORTED', f'no object pose source for {name!r} on ROS',
-                           advice='declare a topic binding for your perception output')
+        """Return the newest pose of ``name`` from its ``ros.object_pose_topics`` topic."""
+        return self._part('objects').read(name, frame, self._runtime.now_s())
 
     async def read_topic(self, binding: Mapping[str, Any]) -> dict[str, Any]:
         """Return the newest message of a declared topic as a dict with ``age_s``."""

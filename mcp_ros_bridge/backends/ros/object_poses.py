@@ -1,0 +1,94 @@
+"""
+Object poses on ROS: the newest ``geometry_msgs/PoseStamped`` per catalog object.
+
+``robot.yaml`` ``ros.object_pose_topics`` maps an object name to the topic a
+perception node publishes its centre pose on. Poses must be in the base frame:
+there is no TF lookup, so any other ``frame_id`` is refused, naming the frame.
+A pose older than ``ros.object_pose_max_age_s`` (stamp age or receive age,
+sim-time aware as the sensor topics) is refused as stale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+import threading
+import time
+from typing import Any
+
+from mcp_ros_bridge.backends.port import BackendError, Pose
+from mcp_ros_bridge.backends.ros.sensors import sample_age, stale_error, stamp_s
+from mcp_ros_bridge.catalog.ros_settings import Topic
+
+Entry = tuple[float, str, tuple[float, float, float], tuple[float, float, float, float], float]
+
+
+def no_source_error(name: str, base_frame: str) -> BackendError:
+    """Return the refusal for an object without a configured pose topic."""
+    return BackendError(
+        'UNSUPPORTED', f'no pose source is configured for {name!r} on ROS; nothing was read',
+        advice=f'add `ros: {{object_pose_topics: {{{name}: {{name: /your/{name}_pose}}}}}}` '
+               f'to robot.yaml: a geometry_msgs/msg/PoseStamped topic with the centre of '
+               f'{name!r} in {base_frame}',
+        details={'object': name, 'configure': f'ros.object_pose_topics.{name}'})
+
+
+class ObjectPoses:
+    """Caches the newest pose per object; callbacks on the executor thread, reads on asyncio."""
+
+    def __init__(self, topics: Mapping[str, Topic], base_frame: str, max_age_s: float) -> None:
+        """Remember which topic carries which object's pose."""
+        self.topics = dict(topics)
+        self.base_frame = base_frame
+        self.max_age_s = max_age_s
+        self._latest: dict[str, Entry] = {}
+        self._lock = threading.Lock()
+
+    def subscribe(self, node: Any, qos_for: Any) -> None:
+        """Create one PoseStamped subscription per configured object on ``node``."""
+        from geometry_msgs.msg import PoseStamped
+        for name, topic in self.topics.items():
+            node.create_subscription(PoseStamped, topic.name, self._callback(name),
+                                     qos_for(topic.qos))
+
+    def _callback(self, name: str) -> Any:
+        def store(msg: Any) -> None:
+            p, q = msg.pose.position, msg.pose.orientation
+            entry = (stamp_s(msg.header), msg.header.frame_id, (p.x, p.y, p.z),
+                     (q.w, q.x, q.y, q.z), time.monotonic())
+            with self._lock:
+                self._latest[name] = entry
+        return store
+
+    def read(self, name: str, frame: str, now_s: float) -> Pose:
+        """Return the newest pose of ``name`` in ``frame``; refuse what cannot be served."""
+        topic = self.topics.get(name)
+        if topic is None:
+            raise no_source_error(name, self.base_frame)
+        if frame.lstrip('/') != self.base_frame:
+            raise _frame_error(name, frame, self.base_frame, 'was asked for')
+        with self._lock:
+            entry = self._latest.get(name)
+        if entry is None:
+            raise BackendError('SENSOR_STALE', f'no pose of {name!r} received on {topic.name} '
+                               'yet', advice=f'check that the perception node publishes '
+                               f'{topic.name} and that QoS match ({topic.qos})',
+                               details={'object': name, 'topic': topic.name, 'age_s': None})
+        stamp, frame_id, position, orientation, received = entry
+        age = sample_age(now_s, stamp, received, topic.name)
+        if age > self.max_age_s:
+            err = stale_error(topic.name, age, self.max_age_s)
+            err.details['object'] = name
+            raise err
+        if frame_id.lstrip('/') != self.base_frame:
+            raise _frame_error(name, frame_id, self.base_frame, f'is published on {topic.name} in')
+        return Pose(position, orientation, self.base_frame, stamp)
+
+
+def _frame_error(name: str, frame: str, base: str, where: str) -> BackendError:
+    shown = repr(frame) if frame else 'an empty frame_id'
+    return BackendError(
+        'FRAME_TRANSFORM_FAILURE', f'the pose of {name!r} {where} {shown}, but object poses are '
+        f'served only in the base frame {base!r} (no TF lookup); nothing was read',
+        advice=f'publish the pose with header.frame_id {base!r} (transform it in the '
+               'perception node)',
+        details={'object': name, 'frame': frame, 'allowed': [base]})
