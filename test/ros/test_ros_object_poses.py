@@ -22,14 +22,6 @@ pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs 
 _IDS = itertools.count()
 
 
-@pytest.fixture
-def peer():
-    """Return a started peer node; close it after the test."""
-    node = ros_support.Peer('perception')
-    yield node
-    node.close()
-
-
 class PosePublisher:
     """Publishes one object's PoseStamped at 20 Hz from a timer on the peer."""
 
