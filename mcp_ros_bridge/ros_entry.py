@@ -7,22 +7,23 @@ and launch files find it; ``--help`` prints the parameters without starting ROS.
 Settings are ROS parameters (declared with descriptors) so they come from
 ``--ros-args -p``, a parameters YAML or the launch file. Standard output
 carries only MCP; every log goes to standard error. Ctrl-C and an external
-ROS shutdown end the process cleanly.
+ROS shutdown end the process cleanly. It serves through the same path as
+``mcp-ros-bridge serve`` (:func:`mcp_ros_bridge.server.app.serve`); the node
+name and namespace come from remapping (``-r __node:=NAME -r __ns:=/NS``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import sys
 from typing import Any
 
-from mcp_ros_bridge.server.settings import ros_parameters, ServeOptions
+from mcp_ros_bridge.server.settings import DEFAULT_NODE_NAME, ros_parameters, ServeOptions
 
 # From the settings table (server/settings.py), with the node's defaults (backend: ros).
 PARAMETERS: dict[str, tuple[Any, str]] = ros_parameters()
-NODE_NAME = 'mcp_ros_bridge'
+NODE_NAME = DEFAULT_NODE_NAME
 EXECUTABLE = 'mcp_ros_bridge_node'
 USAGE = f"""usage: ros2 run mcp_ros_bridge {EXECUTABLE} [--ros-args -p NAME:=VALUE ...]
 
@@ -78,34 +79,6 @@ def read_parameters(ros_args: list[str]) -> dict[str, Any]:
         context.try_shutdown()
 
 
-def load_robot_config(config_dir: str) -> Any:
-    """Return the validated RobotConfig of ``config_dir``/robot.yaml (refused without limits)."""
-    from mcp_ros_bridge.catalog.loader import load_robot
-    return load_robot(config_dir)[0]
-
-
-async def run(values: dict[str, Any], ros_args: list[str]) -> None:
-    """Start the backend (for ``ros``) and serve MCP until the transport ends."""
-    from mcp_ros_bridge.catalog.robot import default_config_dir
-    from mcp_ros_bridge.server.app import serve
-    config_dir = values['config_dir'] or default_config_dir()
-    options = ServeOptions(**{**values, 'config_dir': config_dir})
-    if values['backend'] != 'ros':
-        await serve(options)
-        return
-    from mcp_ros_bridge.backends.ros import RosBackend
-    backend = RosBackend(load_robot_config(config_dir), node_name=NODE_NAME, ros_args=ros_args,
-                         use_sim_time=values['use_sim_time'])
-    await backend.start()
-    try:
-        silent = await backend.wait_for_sensors(2.0)
-        if silent:
-            logging.getLogger(NODE_NAME).warning('no data yet on %s', ', '.join(silent))
-        await serve(options, backend)
-    finally:
-        await backend.close()
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the bridge; return the process exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -118,16 +91,16 @@ def main(argv: list[str] | None = None) -> int:
                         format='[%(levelname)s] [%(name)s]: %(message)s')
     from rclpy.executors import ExternalShutdownException
     from mcp_ros_bridge.catalog.yaml_lines import ConfigError
+    from mcp_ros_bridge.server.app import run
     ros_args = split_ros_args(argv)
     try:
-        values = read_parameters(ros_args)
-        asyncio.run(run(values, ros_args))
+        # The node name and namespace come from remapping in ros_args (-r __node:=, __ns:=).
+        return run(ServeOptions(**read_parameters(ros_args)), ros_args)
     except ConfigError as exc:
         logging.getLogger(NODE_NAME).error('config error: %s', exc)
         return 2
     except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    return 0
+        return 0
 
 
 if __name__ == '__main__':

@@ -1,8 +1,15 @@
-"""Start the bridge: load the catalog, start the backend, serve MCP over stdio or HTTP."""
+"""
+Start the bridge: load the catalog, start the backend, serve MCP over stdio or HTTP.
+
+:func:`serve` is the one start path of both entry points (``mcp-ros-bridge serve``
+and the ROS node executable): it creates the backend, starts it once (waiting
+``ready_wait_s`` for a ROS robot's sensors), serves, and closes it once.
+"""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from contextlib import AsyncExitStack
 import logging
 import os
@@ -24,7 +31,6 @@ from mcp_ros_bridge.server.settings import ServeOptions
 
 log = logging.getLogger('mcp_ros_bridge')
 TOKEN_ENV = 'MCP_ROS_BRIDGE_TOKEN'
-READY_WAIT_S = 2.0  # how long serve waits for a ROS backend's sensors before serving
 
 
 def read_token(options: ServeOptions) -> str | None:
@@ -43,18 +49,20 @@ def load(options: ServeOptions) -> Catalog:
     return load_catalog(options.config_dir or default_config_dir(), options.lang, kinds=KINDS)
 
 
-def named_backend(options: ServeOptions, catalog: Catalog) -> RobotBackend:
-    """Create (not start) the backend ``options`` name."""
+def named_backend(options: ServeOptions, catalog: Catalog,
+                  ros_args: Sequence[str] = ()) -> RobotBackend:
+    """Create (not start) the backend ``options`` name; ``ros_args`` go to a ROS node."""
     return make_backend(options.backend, catalog.robot, sim_speed=options.sim_speed,
-                        use_sim_time=options.use_sim_time)
+                        node_name=options.node_name, namespace=options.namespace,
+                        use_sim_time=options.use_sim_time, ros_args=ros_args)
 
 
-async def start_backend(backend: RobotBackend) -> None:
+async def start_backend(backend: RobotBackend, ready_wait_s: float) -> None:
     """Start ``backend``; a ROS backend then waits a moment for its sensors and tip link."""
     await backend.start()
     ready = getattr(backend, 'wait_until_ready', None)
     if ready is not None:
-        for note in await ready(READY_WAIT_S):
+        for note in await ready(ready_wait_s):
             log.warning('%s', note)
 
 
@@ -70,7 +78,7 @@ async def build(options: ServeOptions, backend: RobotBackend | None = None
     catalog = load(options)
     if backend is None:
         backend = named_backend(options, catalog)
-    await start_backend(backend)
+    await start_backend(backend, options.ready_wait_s)
     return assemble(options, catalog, backend), backend
 
 
@@ -90,16 +98,24 @@ async def _serve_http(bridge: BridgeServer, options: ServeOptions) -> None:
     await uvicorn.Server(config).serve([sock])
 
 
-async def serve(options: ServeOptions, backend: RobotBackend | None = None) -> None:
-    """Run the bridge until the client disconnects (stdio) or the task is cancelled."""
+async def serve(options: ServeOptions, backend: RobotBackend | None = None,
+                ros_args: Sequence[str] = ()) -> None:
+    """
+    Run the bridge until the client disconnects (stdio) or the task is cancelled.
+
+    Without ``backend``, the one named by ``options`` is created (with
+    ``ros_args`` for a ROS node) and started while serving; a given backend
+    (a test double) is started before serving. Either is closed once at the end.
+    """
     if options.transport == 'http':
         # Fail fast on a bad token file or an unprotected public bind, before the robot starts.
         check_bind(options.host, read_token(options))
     if backend is None:
         # Created and started below while serving: tools/list need not wait for the robot.
         catalog = load(options)
-        backend = DeferredBackend(options.backend, lambda: named_backend(options, catalog),
-                                  start_backend)
+        backend = DeferredBackend(
+            options.backend, lambda: named_backend(options, catalog, ros_args),
+            lambda started: start_backend(started, options.ready_wait_s))
         bridge = assemble(options, catalog, backend)
     else:
         bridge, backend = await build(options, backend)
@@ -140,10 +156,10 @@ def disconnect_cause(exc: BaseException) -> BaseException | None:
     return leaves[0] if leaves and all(leaves) else None
 
 
-def run(options: ServeOptions, backend: RobotBackend | None = None) -> int:
-    """Blocking wrapper for console scripts; returns an exit status."""
+def run(options: ServeOptions, ros_args: Sequence[str] = ()) -> int:
+    """Blocking wrapper for the entry points; returns an exit status."""
     try:
-        asyncio.run(serve(options, backend))
+        asyncio.run(serve(options, ros_args=ros_args))
     except KeyboardInterrupt:
         return 0
     except Exception as exc:

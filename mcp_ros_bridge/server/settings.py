@@ -1,9 +1,11 @@
 """
-The serve settings: one table from which CLI flags and ROS parameters are generated.
+The serve settings: one table from which CLI flags, ROS parameters and launch arguments come.
 
 Each field of :class:`ServeOptions` is one setting; its metadata carries the help
-text, the allowed choices, the CLI flag when it is not ``--field-name`` and the
-ROS parameter default when it differs. Adding a setting is adding one field.
+text, the allowed choices, the CLI flag when it is not ``--field-name``, the ROS
+parameter default when it differs, the launch argument's name and default when
+they differ, and ``ros=False`` for the two settings ROS sets by remapping (node
+name and namespace). Adding a setting is adding one field.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from mcp_ros_bridge.server.calls import CallSettings
 
 
 def _info(text: str, *, choices: tuple[str, ...] = (), flag: str = '',
-          ros_default: Any = MISSING) -> dict[str, Any]:
-    return {'help': text, 'choices': choices, 'flag': flag, 'ros_default': ros_default}
+          ros_default: Any = MISSING, ros: bool = True, launch_name: str = '',
+          launch_default: Any = MISSING) -> dict[str, Any]:
+    return {'help': text, 'choices': choices, 'flag': flag, 'ros_default': ros_default,
+            'ros': ros, 'launch_name': launch_name, 'launch_default': launch_default}
 
 
 def _setting(default: Any, text: str, **info: Any) -> Any:
@@ -26,6 +30,7 @@ def _setting(default: Any, text: str, **info: Any) -> Any:
 
 
 _CALLS = CallSettings()
+DEFAULT_NODE_NAME = 'mcp_ros_bridge'
 
 
 @dataclass
@@ -33,10 +38,11 @@ class ServeOptions:
     """Everything ``serve`` needs; the CLI flags and ROS parameters are generated from it."""
 
     config_dir: str = _setting('', 'directory with robot.yaml and tools.yaml; empty: the '
-                               'shipped config', flag='--config')
+                               'shipped config', flag='--config', launch_name='config')
     backend: str = _setting('sim', 'robot backend: sim (embedded MuJoCo Panda) or ros',
                             choices=('sim', 'ros'), ros_default='ros')
-    transport: str = _setting('stdio', 'MCP transport', choices=('stdio', 'http'))
+    transport: str = _setting('stdio', 'MCP transport', choices=('stdio', 'http'),
+                              launch_default='http')  # stdio needs the host to start the node
     host: str = _setting('127.0.0.1', 'HTTP bind address (default loopback)')
     port: int = _setting(8765, 'HTTP port')
     token_file: str = _setting('', 'file holding the HTTP bearer token (or set '
@@ -46,6 +52,12 @@ class ServeOptions:
     sim_speed: float = _setting(1.0, 'simulation speed factor; 0 runs as fast as possible')
     use_sim_time: bool = _setting(False, 'backend ros: use /clock (Gazebo, simulation time) '
                                   'as the node clock')
+    # Set by remapping on the node (-r __node:=NAME -r __ns:=/NS, launch's name and namespace).
+    node_name: str = _setting(DEFAULT_NODE_NAME, 'backend ros: name of the bridge node',
+                              ros=False)
+    namespace: str = _setting('', 'backend ros: ROS namespace of the bridge node', ros=False)
+    ready_wait_s: float = _setting(2.0, 'backend ros: seconds the start waits for sensor data '
+                                   'and the end effector check (calls wait meanwhile)')
     approval_policy: str = _setting(_CALLS.approval_policy, 'for tools needing approval when '
                                     'the client cannot ask the user', choices=('deny', 'allow'))
     watch: bool = _setting(True, 'reload the config when it changes', flag='--no-watch')
@@ -78,6 +90,9 @@ class Setting(NamedTuple):
     choices: tuple[str, ...]
     flag: str
     ros_default: Any
+    ros: bool
+    launch_name: str
+    launch_default: Any
 
 
 def settings() -> Iterator[Setting]:
@@ -86,8 +101,10 @@ def settings() -> Iterator[Setting]:
         m: Mapping[str, Any] = f.metadata
         default = f.default if f.default_factory is MISSING else f.default_factory()
         ros_default = default if m['ros_default'] is MISSING else m['ros_default']
+        launch_default = ros_default if m['launch_default'] is MISSING else m['launch_default']
         yield Setting(f.name, default, m['help'], m['choices'],
-                      m['flag'] or '--' + f.name.replace('_', '-'), ros_default)
+                      m['flag'] or '--' + f.name.replace('_', '-'), ros_default, m['ros'],
+                      m['launch_name'] or f.name, launch_default)
 
 
 def add_cli_flags(parser: argparse.ArgumentParser) -> None:
@@ -108,5 +125,9 @@ def add_cli_flags(parser: argparse.ArgumentParser) -> None:
 
 def ros_parameters() -> dict[str, tuple[Any, str]]:
     """Return ``{name: (default, description)}`` of the node's ROS parameters."""
-    return {s.name: (s.ros_default, s.text + (f" ({' | '.join(s.choices)})" if s.choices
-                                              else '')) for s in settings()}
+    return {s.name: (s.ros_default, described(s)) for s in settings() if s.ros}
+
+
+def described(setting: Setting) -> str:
+    """Return the setting's help text with its choices, if any."""
+    return setting.text + (f" ({' | '.join(setting.choices)})" if setting.choices else '')

@@ -126,3 +126,34 @@ def test_every_setting_is_a_ros_parameter_including_string_arrays():
     options = ServeOptions(**values)
     assert options.backend == 'ros' and options.allowed_origins == []
     assert options.allowed_hosts == ['robot.lan'] and options.call_settings().motion_burst == 3
+
+
+@pytest.mark.parametrize('entry', ['cli', 'node'])
+def test_each_entry_point_names_its_node_and_namespace(entry):
+    """``serve --backend ros`` takes node name and namespace settings; the node takes remaps."""
+    name, namespace = f'named_bridge_{entry}', f'/lab_{entry}'
+    if entry == 'cli':
+        cmd = [sys.executable, '-m', 'mcp_ros_bridge.cli', 'serve', '--backend', 'ros',
+               '--no-watch', '--node-name', name, '--namespace', namespace]
+    else:
+        script = 'import sys; from mcp_ros_bridge.ros_entry import main; sys.exit(main())'
+        cmd = [sys.executable, '-c', script, '--ros-args', '-p', 'transport:=stdio',
+               '-p', 'watch:=false', '-r', f'__node:={name}', '-r', f'__ns:={namespace}']
+    env = dict(os.environ, PYTHONPATH=ros_support.REPO)
+    peer = ros_support.Peer('entry_names_peer')
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, cwd=ros_support.REPO, text=True)
+    try:
+        seen, deadline, pause = False, time.monotonic() + 60.0, threading.Event()
+        while not seen and proc.poll() is None and time.monotonic() < deadline:
+            seen = (name, namespace) in peer.node.get_node_names_and_namespaces()
+            pause.wait(0.05)  # discovery under way: look again
+        out, err = proc.communicate('', timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        peer.close()
+    assert seen, f'no node {namespace}/{name} appeared; stderr:\n{err}'
+    assert proc.returncode == 0, err
+    assert out == '' and 'Traceback' not in err and 'terminate called' not in err, err

@@ -107,7 +107,8 @@ def test_cli_flags_and_ros_parameters_come_from_one_settings_table():
     from mcp_ros_bridge.cli import _parser
     from mcp_ros_bridge.server.settings import ServeOptions
     names = [f.name for f in fields(ServeOptions)]
-    assert list(ros_entry.PARAMETERS) == names
+    remapped = ['node_name', 'namespace']  # set on the node by remapping, not parameters
+    assert list(ros_entry.PARAMETERS) == [n for n in names if n not in remapped]
     serve = _parser().parse_args(['serve'])
     assert {n: getattr(serve, n) for n in names} == vars(ServeOptions())
     assert ros_entry.PARAMETERS['backend'][0] == 'ros' and serve.backend == 'sim'
