@@ -129,7 +129,7 @@ def test_every_setting_is_a_ros_parameter_including_string_arrays():
 
 
 @pytest.mark.parametrize('entry', ['cli', 'node'])
-def test_each_entry_point_names_its_node_and_namespace(entry):
+def test_each_entry_point_names_its_node_and_namespace(entry, peer):
     """``serve --backend ros`` takes node name and namespace settings; the node takes remaps."""
     name, namespace = f'named_bridge_{entry}', f'/lab_{entry}'
     if entry == 'cli':
@@ -140,7 +140,6 @@ def test_each_entry_point_names_its_node_and_namespace(entry):
         cmd = [sys.executable, '-c', script, '--ros-args', '-p', 'transport:=stdio',
                '-p', 'watch:=false', '-r', f'__node:={name}', '-r', f'__ns:={namespace}']
     env = dict(os.environ, PYTHONPATH=ros_support.REPO)
-    peer = ros_support.Peer('entry_names_peer')
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env, cwd=ros_support.REPO, text=True)
     try:
@@ -153,7 +152,6 @@ def test_each_entry_point_names_its_node_and_namespace(entry):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        peer.close()
     assert seen, f'no node {namespace}/{name} appeared; stderr:\n{err}'
     assert proc.returncode == 0, err
     assert out == '' and 'Traceback' not in err and 'terminate called' not in err, err
