@@ -36,7 +36,7 @@ class FakeMoveGroup:
       stops it (trajectory_execution_manager.cpp), answered PREEMPTED/aborted.
     """
 
-    def __init__(self, peer, config, pub, prefix):
+    def __init__(self, peer, config, pub):
         """Serve every interface under the names in ``config.ros``."""
         ros = config.ros
         self.arm = FakeArm(pub, config.arm_joints)

@@ -32,6 +32,11 @@ def limits(timeout_s=30.0, path_check=None):
                         timeout_s=timeout_s, path_check=path_check)
 
 
+def new_tag():
+    """Return a unique prefix for the MoveIt names of one rig."""
+    return f'/mg{os.getpid()}_{next(_N)}'
+
+
 def tagged_yaml(tag, **ros):
     """Return robot.yaml as a dict with every MoveIt name under ``tag``."""
     raw = ros_support.robot_yaml(**ros)
@@ -45,13 +50,16 @@ def tagged_yaml(tag, **ros):
 
 
 @contextlib.asynccontextmanager
-async def rigged(**ros):
-    """Yield (backend, fake move_group, sensor publisher, peer); ``ros`` overrides robot.yaml."""
+async def rigged(config=None, **ros):
+    """
+    Yield (backend, fake move_group, sensor publisher, peer); ``ros`` overrides robot.yaml.
+
+    ``config``: a RobotConfig with its own names (from :func:`new_tag`), e.g. a catalog's.
+    """
     peer = ros_support.Peer()
-    tag = f'/mg{os.getpid()}_{next(_N)}'
-    config = RobotConfig.from_dict(tagged_yaml(tag, **ros))
+    config = config or RobotConfig.from_dict(tagged_yaml(new_tag(), **ros))
     pub = ros_support.SensorPublisher(peer, config)
-    fake = fake_move_group.FakeMoveGroup(peer, config, pub, tag)
+    fake = fake_move_group.FakeMoveGroup(peer, config, pub)
     fake.solution = REACHED
     backend = RosBackend(config, node_name='bridge_moveit')
     try:

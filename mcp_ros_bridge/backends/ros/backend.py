@@ -37,7 +37,8 @@ STOP_CONFIRM_S = 2.0  # how long stop() waits for joint states to show a still a
 class RosBackend:
     """Drives a ROS 2 robot (MoveIt + ros2_control) from the MCP server's asyncio loop."""
 
-    info = BackendInfo('ros', 'ROS 2 robot through MoveIt 2 and ros2_control')
+    info = BackendInfo('ros', 'ROS 2 robot through MoveIt 2 and ros2_control',
+                       previews_plans=True)  # moveit.py checks each whole plan before it runs
 
     def __init__(self, config: RobotConfig, *, node_name: str = 'mcp_ros_bridge',
                  namespace: str = '', ros_args: list[str] | None = None,

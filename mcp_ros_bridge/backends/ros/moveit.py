@@ -97,14 +97,16 @@ class MoveItInterface:
         """Check every sample of ``plan`` (joints, tip pose, tip speed), then execute it."""
         times, rows = plan_check.samples(self.config, plan)
         if not rows:
+            if limits.path_check is not None:  # a plan-only preview reports the empty plan
+                limits.path_check([], [])
             return MotionResult(MotionStatus.SUCCEEDED,
                                 'MoveIt planned no motion: the goal is met')
         plan_check.check_joint_limits(self.config, times, rows)
         poses = await self.tip_poses(rows)
-        if limits.path_check is not None:
-            limits.path_check(poses, times)
         peak = plan_check.peak_tip_speed(poses, times)
         factor = plan_check.speed_factor(peak, limits.max_cartesian_speed_mps)
+        if limits.path_check is not None:  # the whole path, timed as it would execute
+            limits.path_check(poses, [t * factor for t in times])
         details: dict[str, Any] = {'checked_samples': len(rows),
                                    'planned_peak_tip_speed_mps': round(peak, 4)}
         if factor > 1.0:
