@@ -1,12 +1,17 @@
-"""The launch file compiles and its arguments match the node's declared parameters."""
+"""The launch file and the parameters file come from the settings table the node reads."""
 
 import ast
+from dataclasses import fields
+import importlib.util
 import os
 import py_compile
 import subprocess
 import sys
+import types
 
 from mcp_ros_bridge import ros_entry
+from mcp_ros_bridge.server import launch_settings
+from mcp_ros_bridge.server.settings import ServeOptions, settings
 import pytest
 import yaml
 
@@ -14,9 +19,6 @@ pytestmark = pytest.mark.unit
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LAUNCH = os.path.join(REPO, 'launch', 'bridge.launch.py')
 PARAMS = os.path.join(REPO, 'config', 'bridge.params.yaml')
-# Launch argument -> node parameter (the rest of the arguments are not parameters).
-RENAMED = {'config': 'config_dir'}
-NOT_PARAMETERS = {'namespace'}
 
 
 def launch_tree():
@@ -25,46 +27,111 @@ def launch_tree():
         return ast.parse(f.read(), LAUNCH)
 
 
-def literal(tree, name):
-    """Return the literal value assigned to ``name`` at module level."""
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == name for t in node.targets):
-            return ast.literal_eval(node.value)
-    raise AssertionError(f'{name} not found in {LAUNCH}')
+class Recorded:
+    """A stand-in for a launch action: it keeps what it was built with."""
+
+    def __init__(self, *args, **kwargs):
+        self.args, self.kwargs = args, kwargs
 
 
-def override_keys(tree):
-    """Return the keys of the ``overrides`` dict passed to the Node."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == 'overrides' for t in node.targets):
-            return {k.value for k in node.value.keys}
-    raise AssertionError('no overrides dict in the launch file')
+class Configuration:
+    """A stand-in ``LaunchConfiguration``: performs to the context's value of its name."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def perform(self, context):
+        return context[self.name]
+
+
+@pytest.fixture
+def launch_file(monkeypatch):
+    """Import the launch file with stand-ins for launch and launch_ros (not installable)."""
+    stand_ins = {
+        'launch': {'LaunchDescription': Recorded},
+        'launch.actions': {'DeclareLaunchArgument': Recorded, 'OpaqueFunction': Recorded},
+        'launch.substitutions': {'LaunchConfiguration': Configuration},
+        'launch_ros': {},
+        'launch_ros.actions': {'Node': Recorded},
+    }
+    for name, attributes in stand_ins.items():
+        monkeypatch.setitem(sys.modules, name, types.SimpleNamespace(**attributes))
+    spec = importlib.util.spec_from_file_location('bridge_launch', LAUNCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _declared(launch_file):
+    description = launch_file.generate_launch_description()
+    *arguments, opaque = description.args[0]
+    return {a.args[0]: a.kwargs['default_value'] for a in arguments}, opaque.kwargs['function']
 
 
 def test_launch_file_compiles(tmp_path):
     py_compile.compile(LAUNCH, cfile=str(tmp_path / 'launch.pyc'), doraise=True)
 
 
-def test_launch_arguments_match_node_parameters():
-    tree = launch_tree()
-    arguments = set(literal(tree, 'ARGUMENTS'))
-    assert {'config', 'backend', 'transport', 'host', 'port', 'namespace',
-            'use_sim_time'} <= arguments
-    mapped = {RENAMED.get(a, a) for a in arguments - NOT_PARAMETERS}
-    assert mapped <= set(ros_entry.PARAMETERS), mapped - set(ros_entry.PARAMETERS)
-    assert override_keys(tree) == mapped
+def test_every_setting_is_a_launch_argument_with_the_node_default(launch_file):
+    declared, _ = _declared(launch_file)
+    names = {s.launch_name: s for s in settings()}
+    assert set(declared) == set(names)
+    assert {'config', 'backend', 'transport', 'host', 'port', 'namespace', 'node_name',
+            'use_sim_time', 'approval_policy', 'watch', 'sim_speed', 'allowed_origins',
+            'motion_rate_per_s', 'motion_burst', 'idempotency_ttl_s',
+            'read_timeout_s'} <= set(declared)
+    assert declared['backend'] == 'ros' and declared['transport'] == 'http'
+    assert declared['watch'] == 'true' and declared['allowed_origins'] == '[]'
 
 
-def test_params_yaml_declares_exactly_the_node_parameters():
+def test_launch_defaults_become_typed_node_parameters(launch_file):
+    declared, bridge_node = _declared(launch_file)
+    [node] = bridge_node(declared)
+    assert node.kwargs['executable'] == ros_entry.EXECUTABLE
+    assert node.kwargs['name'] == ros_entry.NODE_NAME and node.kwargs['namespace'] == ''
+    [parameters] = node.kwargs['parameters']
+    arrays = {n for n, (default, _) in ros_entry.PARAMETERS.items() if default == []}
+    assert set(parameters) == set(ros_entry.PARAMETERS) - arrays
+    for name, value in parameters.items():
+        default = ros_entry.PARAMETERS[name][0]
+        assert type(value) is type(default), name
+        assert value == default or name == 'transport', name
+    assert ServeOptions(**parameters).transport == 'http'
+
+
+def test_launch_arguments_reach_the_node(launch_file):
+    declared, bridge_node = _declared(launch_file)
+    given = dict(declared, node_name='arm_bridge', namespace='/lab', watch='False',
+                 motion_burst='3', read_timeout_s='2.5', allowed_hosts='[robot.lan, 10.0.0.2]',
+                 approval_policy='allow')
+    [node] = bridge_node(given)
+    [parameters] = node.kwargs['parameters']
+    assert (node.kwargs['name'], node.kwargs['namespace']) == ('arm_bridge', '/lab')
+    options = ServeOptions(**parameters)
+    assert options.allowed_hosts == ['robot.lan', '10.0.0.2'] and not options.watch
+    assert options.call_settings().motion_burst == 3
+    assert options.read_timeout_s == 2.5 and options.approval_policy == 'allow'
+
+
+@pytest.mark.parametrize(('name', 'text', 'allowed'), [
+    ('watch', 'yes', 'watch:=true'), ('port', '80a', 'port:=8765'),
+    ('transport', 'tcp', 'stdio, http'), ('allowed_origins', '{a: 1}', 'allowed_origins:=[]')])
+def test_launch_rejects_a_bad_argument_naming_it_and_what_is_allowed(launch_file, name, text,
+                                                                     allowed):
+    declared, bridge_node = _declared(launch_file)
+    with pytest.raises(ValueError) as err:
+        bridge_node(dict(declared, **{name: text}))
+    assert f'{name}:={text!r}' in str(err.value) and allowed in str(err.value)
+
+
+def test_shipped_params_file_is_generated_from_the_settings_table():
     with open(PARAMS, encoding='utf-8') as f:
-        params = yaml.safe_load(f)[ros_entry.NODE_NAME]['ros__parameters']
-    # String arrays are left out: an empty array has no type in a ROS parameters file.
-    arrays = {n for n, (default, _) in ros_entry.PARAMETERS.items() if isinstance(default, list)}
-    assert set(params) == set(ros_entry.PARAMETERS) - arrays
-    for name, value in params.items():
-        assert type(value) is type(ros_entry.PARAMETERS[name][0]), name
+        shipped = f.read()
+    assert shipped == launch_settings.params_yaml(), (
+        f'config/bridge.params.yaml is out of date; regenerate: {launch_settings.REGENERATE}')
+    params = yaml.safe_load(shipped)['/**']['ros__parameters']
+    arrays = {n for n, (default, _) in ros_entry.PARAMETERS.items() if default == []}
+    assert params == {n: d for n, (d, _) in ros_entry.PARAMETERS.items() if n not in arrays}
 
 
 def test_ros_args_are_split_from_the_command_line():
@@ -103,9 +170,7 @@ def test_node_help_prints_every_parameter_without_starting_ros():
 
 
 def test_cli_flags_and_ros_parameters_come_from_one_settings_table():
-    from dataclasses import fields
     from mcp_ros_bridge.cli import _parser
-    from mcp_ros_bridge.server.settings import ServeOptions
     names = [f.name for f in fields(ServeOptions)]
     remapped = ['node_name', 'namespace']  # set on the node by remapping, not parameters
     assert list(ros_entry.PARAMETERS) == [n for n in names if n not in remapped]
