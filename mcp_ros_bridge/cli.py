@@ -10,7 +10,10 @@ import sys
 
 from mcp_ros_bridge import __version__
 from mcp_ros_bridge.backends.port import BackendError
+from mcp_ros_bridge.catalog.language import LANGS
 from mcp_ros_bridge.server.settings import add_cli_flags, ServeOptions
+
+_LANG_HELP = 'language of titles, descriptions, results and errors (before or after the command)'
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -18,18 +21,24 @@ def _parser() -> argparse.ArgumentParser:
                                      description='Serve robot capabilities as MCP tools.')
     parser.add_argument('--version', action='version', version=__version__)
     parser.add_argument('-v', '--verbose', action='store_true', help='debug logging (stderr)')
+    parser.add_argument('--lang', choices=LANGS, default='en', help=_LANG_HELP)
     sub = parser.add_subparsers(dest='command', required=True)
-    add_cli_flags(sub.add_parser('serve', help='run the MCP server'))
+    serve = sub.add_parser('serve', help='run the MCP server')
+    add_cli_flags(serve)
     t = sub.add_parser('tools', help='print the generated tool list as MCP sends it')
     t.add_argument('--config', dest='config_dir', default='')
-    t.add_argument('--lang', choices=['en', 'zh'], default='en')
     t.add_argument('--backend', choices=['sim', 'ros'], default='sim')
-    lint = sub.add_parser('lint', help='check the tool catalog')
+    lint = sub.add_parser('lint', help='check the tool catalog (every language)')
     lint.add_argument('config', nargs='?', default='')
     lint.add_argument('--json', action='store_true')
     d = sub.add_parser('demo', help='pick-and-place on the simulation through a real MCP client')
     d.add_argument('--sim-speed', type=float, default=1.0)
     d.add_argument('--image', default='demo_scene.png', help='where to save the final image')
+    for p in (t, lint, d):
+        p.add_argument('--lang', choices=LANGS, default=argparse.SUPPRESS, help=_LANG_HELP)
+    for action in serve._actions:  # left out after the command, the one before it stays
+        if action.dest == 'lang':
+            action.default = argparse.SUPPRESS
     return parser
 
 
@@ -58,10 +67,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == 'lint':
             from mcp_ros_bridge.capabilities import KINDS
             from mcp_ros_bridge.catalog.linter import main as lint_main
-            return lint_main([args.config] + (['--json'] if args.json else []), KINDS)
+            json_flag = ['--json'] if args.json else []
+            return lint_main([args.config, '--lang', args.lang] + json_flag, KINDS)
         if args.command == 'demo':
             from mcp_ros_bridge.demo import run_demo
-            return asyncio.run(run_demo(args.sim_speed, args.image))
+            return asyncio.run(run_demo(args.sim_speed, args.image, lang=args.lang))
         from mcp_ros_bridge.server.app import run
         opts = ServeOptions(**{k: v for k, v in vars(args).items()
                                if k in ServeOptions.__dataclass_fields__})

@@ -115,12 +115,12 @@ class Demo:
 
 
 async def run_demo(sim_speed: float = 1.0, image_path: str = 'demo_scene.png',
-                   out: Any = sys.stdout) -> int:
-    """Start the server subprocess, run the demo, return an exit status."""
+                   out: Any = sys.stdout, lang: str = 'en') -> int:
+    """Start the server subprocess (texts in ``lang``), run the demo, return an exit status."""
     params = StdioServerParameters(
         command=sys.executable,
         args=['-m', 'mcp_ros_bridge.cli', 'serve', '--backend', 'sim',
-              '--sim-speed', str(sim_speed), '--no-watch'])
+              '--sim-speed', str(sim_speed), '--no-watch', '--lang', lang])
     t0 = time.monotonic()
     async with Client(params, mode='auto') as client:
         tools = await client.list_tools()

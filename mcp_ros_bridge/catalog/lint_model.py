@@ -78,6 +78,8 @@ RULES: dict[str, Rule] = {r.rule_id: r for r in (
          f'the tool name is snake_case (^[a-z][a-z0-9_]*$), at most {MAX_NAME_LEN} characters'),
     Rule('name-unique', 'error', 'tool names are unique'),
     Rule('title-present', 'error', 'every tool has a non-empty title'),
+    Rule('text-languages', 'warning', 'the title, description and every parameter description '
+         'are {en, zh} with the same units in parentheses'),
     Rule('description-present', 'error', 'every tool has a non-empty description'),
     Rule('description-when', 'warning',
          'the description says when to use the tool ("Use it ..." in English, 用于/使用 in '

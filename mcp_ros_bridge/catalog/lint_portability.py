@@ -4,8 +4,8 @@ Lint rules for what every host accepts: portable schemas and a small tool list.
 Boolean subschemas (``items: false``) are valid JSON Schema but many clients'
 schema dialects reject them (the MCP Inspector's ``--strict`` check exits 6);
 ``additionalProperties: false`` and its siblings are the accepted exception.
-The whole compact ``tools/list`` must fit ``MAX_LIST_BYTES``: it is sent into
-every conversation.
+The whole compact ``tools/list`` must fit ``MAX_LIST_BYTES`` in each language
+(one is served): it is sent into every conversation.
 """
 
 from __future__ import annotations
@@ -51,12 +51,12 @@ def check_portable(report: Report, i: int, name: str, schema: dict[str, Any]) ->
                        'split it into anyOf branches with one type each')
 
 
-def check_list_size(report: Report, entries: list[dict[str, Any]]) -> int:
-    """Refuse a tools/list larger than the budget; return its size in bytes."""
+def check_list_size(report: Report, entries: list[dict[str, Any]], lang: str) -> int:
+    """Refuse a tools/list in ``lang`` larger than the budget; return its size in bytes."""
     size = list_bytes(entries)
     if size > MAX_LIST_BYTES:
         report.add('list-budget', '', (), ('tools',),
-                   f'tools/list of {len(entries)} tools is {size} bytes; the budget is '
+                   f'the {lang} tools/list of {len(entries)} tools is {size} bytes; the budget is '
                    f'{MAX_LIST_BYTES}', 'shorten descriptions, merge similar tools, or split '
                    'the catalog per task')
     return size

@@ -15,6 +15,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.protocols import Validator
+from mcp_ros_bridge.catalog.language import is_text_map
 from mcp_ros_bridge.catalog.lint_model import (
     CJK,
     EN_WORDS,
@@ -75,6 +76,7 @@ def check_identity(report: Report, tools: list[Any]) -> None:
                            'object')
             seen.setdefault(name, i)
         title = raw.get('title')
+        title = title['en'] if is_text_map(title) else title
         if not isinstance(title, str) or not title.strip():
             report.add('title-present', label, base, ('title',), 'the tool has no title',
                        'add a short human-readable title, e.g. "Move arm to pose"')

@@ -17,13 +17,14 @@ from jsonschema import Draft202012Validator
 from mcp_ros_bridge.catalog import lint_model as model, lint_portability as portability
 from mcp_ros_bridge.catalog import lint_rules as rules
 from mcp_ros_bridge.catalog.kinds import KindRegistry, KindShape
+from mcp_ros_bridge.catalog.language import is_text_map, LANGS, localize_schema, pick_text
+from mcp_ros_bridge.catalog.lint_languages import check_languages
 from mcp_ros_bridge.catalog.lint_model import Finding, Report, RULES
 from mcp_ros_bridge.catalog.listing import tool_entry
 from mcp_ros_bridge.catalog.loader import (
     ConfigError,
     load_catalog,
     load_robot,
-    pick_text,
     read_config_file,
     resolve_refs,
     TOOLS_FILE,
@@ -48,7 +49,8 @@ def _tool_entry(raw: dict[str, Any], schema: dict[str, Any],
     """Approximate the tools/list entry of a tool that did not load completely."""
     annotations: dict[str, Any] = dict(kind.annotations) if kind else {}
     annotations.update({'title': raw.get('title')} | dict(raw.get('annotations') or {}))
-    return {'name': raw.get('name'), 'title': raw.get('title'),
+    title = raw.get('title')
+    return {'name': raw.get('name'), 'title': title['en'] if is_text_map(title) else title,
             'description': pick_text(dict(rules.description_texts(raw.get('description')))
                                      .get('en', ''), 'en'),
             'inputSchema': schema, 'outputSchema': kind.output_schema if kind else {},
@@ -75,6 +77,8 @@ def _lint_tool(report: Report, i: int, raw: dict[str, Any], robot: RobotConfig,
         return None
     if not isinstance(schema, dict):
         return None
+    check_languages(report, i, name, raw, schema)
+    schema = localize_schema(schema, 'en')
     meta = list(Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(schema))
     for err in meta:
         report.add('schema-valid', name, base, ('input',) + tuple(err.absolute_path),
@@ -106,8 +110,12 @@ def _covered(report: Report, line: int | None, path: tuple[Any, ...] | None = No
                for f, where in report.items)
 
 
-def lint_config(config_dir: str, kinds: KindRegistry) -> list[Finding]:
-    """Lint ``robot.yaml`` + ``tools.yaml`` in ``config_dir`` for the kind registry ``kinds``."""
+def lint_config(config_dir: str, kinds: KindRegistry, lang: str = 'en') -> list[Finding]:
+    """
+    Lint ``robot.yaml`` + ``tools.yaml`` in ``config_dir`` for the kind registry ``kinds``.
+
+    Every language is checked; the token estimate measures the list served in ``lang``.
+    """
     try:
         robot, robot_doc = load_robot(config_dir)
         doc = read_config_file(config_dir, TOOLS_FILE)
@@ -134,9 +142,11 @@ def lint_config(config_dir: str, kinds: KindRegistry) -> list[Finding]:
                     f'{err.message} (expected by the tools.yaml format)',
                     'follow the tools.yaml format described at the top of the shipped file')
     report.items.extend(fmt.items)
+    by_lang = {lang: entries for lang in LANGS}
     try:
-        catalog = load_catalog(config_dir, kinds=kinds)
-        entries = [tool_entry(t) for t in catalog.tools]
+        by_lang = {lang: [tool_entry(t) for t in load_catalog(config_dir, lang, kinds=kinds).tools]
+                   for lang in LANGS}
+        entries = by_lang[lang]
     except ConfigError as exc:
         if not _covered(report, exc.line, exc.path):
             report.items.append((_load_finding(exc), exc.path))
@@ -144,7 +154,7 @@ def lint_config(config_dir: str, kinds: KindRegistry) -> list[Finding]:
         report.add('max-tools', '', (), ('tools',),
                    f'{len(raw_tools)} tools; agents pick worse among more than {model.MAX_TOOLS}',
                    'merge similar tools, or split the catalog per task with backends/configs')
-    size = portability.check_list_size(report, entries)
+    size = {k: portability.check_list_size(report, by_lang[k], k) for k in LANGS}[lang]
     chars = len(json.dumps({'tools': entries}, separators=(',', ':'), ensure_ascii=False))
     tokens = -(-chars // model.CHARS_PER_TOKEN)
     report.add('token-estimate', '', (), ('tools',),
@@ -201,8 +211,10 @@ def main(argv: list[str] | None, kinds: KindRegistry) -> int:
     parser.add_argument('config_dir', nargs='?', default=None,
                         help='directory with robot.yaml and tools.yaml (default: the shipped)')
     parser.add_argument('--json', action='store_true', help='print the findings as JSON')
+    parser.add_argument('--lang', choices=LANGS, default='en',
+                        help='language whose tools/list size the token estimate measures')
     args = parser.parse_args(argv)
-    findings = lint_config(args.config_dir or default_config_dir(), kinds)
+    findings = lint_config(args.config_dir or default_config_dir(), kinds, args.lang)
     if args.json:
         print(json.dumps({'findings': [asdict(f) for f in findings],
                           'summary': counts(findings) | {'tokens': token_estimate(findings)}},

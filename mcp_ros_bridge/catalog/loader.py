@@ -9,15 +9,15 @@ from functools import cached_property
 import hashlib
 import json
 import os
-import re
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from mcp_ros_bridge.catalog.kinds import KindRegistry, unfilled
+from mcp_ros_bridge.catalog.language import localize_schema, pick_text
 from mcp_ros_bridge.catalog.lint_model import Report
 from mcp_ros_bridge.catalog.lint_rules import check_limits
 from mcp_ros_bridge.catalog.robot import RobotConfig
-from mcp_ros_bridge.catalog.schemas import ROBOT_SCHEMA, TOOLS_SCHEMA
+from mcp_ros_bridge.catalog.schemas import ROBOT_SCHEMA, TEXT, TOOLS_SCHEMA
 from mcp_ros_bridge.catalog.yaml_lines import (ConfigError, format_path, load_yaml, LoadedYaml,
                                                MAX_CHARS)
 
@@ -70,7 +70,9 @@ def _schema_errors(doc: LoadedYaml, schema: dict[str, Any], what: str) -> list[C
     for err in sorted(Draft202012Validator(schema).iter_errors(doc.data),
                       key=lambda e: list(map(str, e.absolute_path))):
         path = list(err.absolute_path)
-        errors.append(doc.error(path, f'{err.message} (expected by the {what} format)'))
+        message = (f'{json.dumps(err.instance, ensure_ascii=False)[:60]} is not a text: write '
+                   'a string or {en: ..., zh: ...}' if err.schema is TEXT else err.message)
+        errors.append(doc.error(path, f'{message} (expected by the {what} format)'))
     return errors
 
 
@@ -140,16 +142,6 @@ def resolve_refs(node: Any, robot: Mapping[str, Any], doc: LoadedYaml,
     if isinstance(node, list):
         return [resolve_refs(v, robot, doc, path + (i,)) for i, v in enumerate(node)]
     return node
-
-
-_CJK_GAP = re.compile(r'(?<=[\u3000-\u9fff\uff00-\uffef])\s+|\s+(?=[\u3000-\u9fff\uff00-\uffef])')
-
-
-def pick_text(text: Any, lang: str) -> str:
-    """Return the description in ``lang``, falling back to English."""
-    chosen = text if isinstance(text, str) else str(text.get(lang) or text['en'])
-    # YAML folding joins lines with a space, which Chinese text does not use.
-    return _CJK_GAP.sub('', chosen.strip())
 
 
 def _hash(tools: tuple[ToolSpec, ...]) -> str:
@@ -225,6 +217,7 @@ def load_catalog(config_dir: str, lang: str = 'en', *, kinds: KindRegistry) -> C
             raise doc.error(base + ('kind',), f"unknown kind {raw['kind']!r}; expected one of "
                             f"{', '.join(sorted(kinds))}")
         schema = resolve_refs(raw['input'], robot_doc.data, doc, base + ('input',))
+        schema = localize_schema(schema, lang)
         meta_errors = list(Draft202012Validator(Draft202012Validator.META_SCHEMA)
                            .iter_errors(schema))
         if meta_errors:
@@ -245,10 +238,11 @@ def load_catalog(config_dir: str, lang: str = 'en', *, kinds: KindRegistry) -> C
                             'out; give it a default (defaults live only here) or require it')
         _refuse_wide_bounds(doc, i, raw['name'], kind.parameters, schema, robot)
         binding = resolve_refs(raw.get('binding', {}), robot_doc.data, doc, base + ('binding',))
-        annotations = dict(kind.annotations) | {'title': raw['title']}
+        title = pick_text(raw['title'], lang)
+        annotations = dict(kind.annotations) | {'title': title}
         annotations.update(raw.get('annotations', {}))
         tools.append(ToolSpec(
-            name=raw['name'], title=raw['title'], version=raw['version'], kind=raw['kind'],
+            name=raw['name'], title=title, version=raw['version'], kind=raw['kind'],
             description=pick_text(raw['description'], lang), input_schema=schema,
             output_schema=kind.output_schema, annotations=annotations, binding=binding,
             requires_approval=bool(raw.get('requires_approval', False)),

@@ -12,21 +12,21 @@ import os
 import re
 from typing import Any
 
-from mcp_ros_bridge.catalog.loader import _raise_first, _schema_errors, pick_text, \
-    read_config_file
-from mcp_ros_bridge.catalog.schemas import _NAME, _obj, _TEXT
+from mcp_ros_bridge.catalog.language import pick_text
+from mcp_ros_bridge.catalog.loader import _raise_first, _schema_errors, read_config_file
+from mcp_ros_bridge.catalog.schemas import _obj, TEXT
 
 PROMPTS_FILE = 'prompts.yaml'
 PROMPTS_SCHEMA: dict[str, Any] = _obj({
     'format': {'const': 1},
     'prompts': {'type': 'array', 'items': _obj({
         'name': {'type': 'string', 'pattern': '^[a-z][a-z0-9_]{0,63}$'},
-        'title': _NAME,
-        'description': _TEXT,
+        'title': TEXT,
+        'description': TEXT,
         'arguments': {'type': 'array', 'items': _obj({
             'name': {'type': 'string', 'pattern': '^[a-z][a-z0-9_]{0,31}$'},
-            'description': _TEXT, 'required': {'type': 'boolean'}})},
-        'text': _TEXT,
+            'description': TEXT, 'required': {'type': 'boolean'}})},
+        'text': TEXT,
     })},
 })
 
@@ -73,7 +73,7 @@ def load_prompts(config_dir: str, lang: str = 'en') -> tuple[PromptSpec, ...]:
     doc = read_config_file(config_dir, PROMPTS_FILE)
     _raise_first(_schema_errors(doc, PROMPTS_SCHEMA, 'prompts.yaml'))
     return tuple(PromptSpec(
-        p['name'], p['title'], pick_text(p['description'], lang),
+        p['name'], pick_text(p['title'], lang), pick_text(p['description'], lang),
         tuple(PromptArg(a['name'], pick_text(a['description'], lang), a['required'])
               for a in p['arguments']),
         _verbatim(p['text'], lang)) for p in doc.data['prompts'])

@@ -121,7 +121,7 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
         'min_cartesian_fraction', 'approach_cone_deg', 'motion_timeout_s']),
 }, ['format', 'robot', 'frames', 'moveit', 'joints', 'objects', 'gripper', 'limits'])
 
-_TEXT: dict[str, Any] = {
+TEXT: dict[str, Any] = {
     'oneOf': [
         {'type': 'string', 'minLength': 1},
         {'type': 'object', 'required': ['en'], 'additionalProperties': False,
@@ -132,10 +132,10 @@ _TEXT: dict[str, Any] = {
 
 TOOL_SCHEMA: dict[str, Any] = _obj({
     'name': {'type': 'string', 'pattern': '^[A-Za-z0-9_.-]{1,128}$'},
-    'title': _NAME,
+    'title': TEXT,
     'version': {'type': 'string', 'pattern': r'^\d+\.\d+\.\d+$'},
     'kind': _NAME,
-    'description': _TEXT,
+    'description': TEXT,
     'input': {'type': 'object'},
     'annotations': _obj({'readOnlyHint': {'type': 'boolean'},
                          'destructiveHint': {'type': 'boolean'},

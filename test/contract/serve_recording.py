@@ -26,11 +26,12 @@ def main() -> int:
     p.add_argument('--host', default='127.0.0.1')
     p.add_argument('--port', type=int, default=0)
     p.add_argument('--config', default='')
+    p.add_argument('--lang', default='en')
     args = p.parse_args()
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format='%(levelname)s %(name)s: %(message)s')
     options = ServeOptions(config_dir=args.config, transport=args.transport, host=args.host,
-                           port=args.port, watch=False)
+                           port=args.port, watch=False, lang=args.lang)
     try:
         asyncio.run(serve(options, backend=RecordingBackend()))
     except ValueError as exc:

@@ -20,8 +20,9 @@ pytestmark = [pytest.mark.contract, pytest.mark.anyio]
 
 OLD = 'Return the current arm and finger joint positions'
 NEW = 'Report the current arm and finger joint positions now'
-BROKEN_YAML = ('    title: Get joint states\n', '    title: [Get, joint, states\n')
-BROKEN_SCHEMA = ('    title: Get joint states\n', '    title: 42\n')
+TITLE = '    title: {en: Get joint states, zh: 获取关节状态}\n'
+BROKEN_YAML = (TITLE, '    title: [Get, joint, states\n')
+BROKEN_SCHEMA = (TITLE, '    title: 42\n')
 
 
 class ObservedWatcher(CatalogWatcher):
@@ -124,7 +125,7 @@ async def test_modern_client_listen_gets_tools_list_changed(tmp_path: Any) -> No
 
 
 @pytest.mark.parametrize('broken,line_hint', [(BROKEN_YAML, 'YAML syntax error'),
-                                              (BROKEN_SCHEMA, "is not of type 'string'")])
+                                              (BROKEN_SCHEMA, '42 is not a text')])
 async def test_broken_edit_keeps_the_old_list(tmp_path: Any, broken: tuple[str, str],
                                               line_hint: str) -> None:
     """A broken edit: no notification, the old list stays, last_error names file and line."""

@@ -5,7 +5,9 @@ import os
 import re
 
 from mcp_ros_bridge.capabilities import KINDS
+from mcp_ros_bridge.catalog.language import localize_schema
 from mcp_ros_bridge.catalog.loader import ConfigError, load_catalog, load_robot
+from mcp_ros_bridge.contract.errors import unit_of
 import pytest
 import yaml
 
@@ -14,6 +16,7 @@ pytestmark = pytest.mark.unit
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHIPPED = os.path.join(REPO, 'config')
 GRASP = 'grasp_object_force_control'
+STOP_TITLE = '    title: {en: Stop arm, zh: 停止机械臂}\n'
 
 
 def shipped_text(name):
@@ -65,8 +68,8 @@ def test_shipped_catalog_loads():
 
 
 def test_yaml_syntax_error_names_file_and_line(tmp_path):
-    tools = edit(shipped_text('tools.yaml'), '    title: Stop arm\n',
-                 '    title: Stop arm\n    version: [1.0.0\n')
+    tools = edit(shipped_text('tools.yaml'), '    title: {en: Stop arm, zh: 停止机械臂}\n',
+                 '    title: {en: Stop arm, zh: 停止机械臂}\n    version: [1.0.0\n')
     err = load_error(write_config(tmp_path, tools=tools))
     assert err.file == str(tmp_path / 'tools.yaml')
     assert err.line is not None and abs(err.line - line_of(tools, 'version: [1.0.0')) <= 1
@@ -75,8 +78,8 @@ def test_yaml_syntax_error_names_file_and_line(tmp_path):
 
 
 def test_duplicate_yaml_key_names_its_line(tmp_path):
-    tools = edit(shipped_text('tools.yaml'), '    title: Stop arm\n',
-                 '    title: Stop arm\n    title: Halt\n')
+    tools = edit(shipped_text('tools.yaml'), '    title: {en: Stop arm, zh: 停止机械臂}\n',
+                 '    title: {en: Stop arm, zh: 停止机械臂}\n    title: Halt\n')
     err = load_error(write_config(tmp_path, tools=tools))
     assert err.line == line_of(tools, 'title: Halt')
     assert "duplicate key 'title'" in str(err)
@@ -103,8 +106,8 @@ def test_robot_semantic_violation_names_path(tmp_path):
 
 
 def test_tools_schema_violation_names_path_line_and_expectation(tmp_path):
-    tools = edit(shipped_text('tools.yaml'), '    title: Stop arm\n    version: 1.0.0\n',
-                 '    title: Stop arm\n    version: one\n')
+    tools = edit(shipped_text('tools.yaml'), STOP_TITLE + '    version: 1.0.0\n',
+                 '    title: {en: Stop arm, zh: 停止机械臂}\n    version: one\n')
     err = load_error(write_config(tmp_path, tools=tools))
     assert err.path == ('tools', tool_index('stop_arm'), 'version')
     assert err.line == line_of(tools, 'version: one')
@@ -242,3 +245,32 @@ def test_a_nested_field_without_default_is_refused(tmp_path):
     tools = edit(shipped_text('tools.yaml'), roll, '              maximum: 180\n')
     err = load_error(write_config(tmp_path, tools=tools))
     assert err.path[-2:] == ('orientation', 'roll')
+
+
+def test_lang_zh_translates_titles_and_parameter_descriptions():
+    en = load_catalog(SHIPPED, kinds=KINDS).get(GRASP)
+    zh = load_catalog(SHIPPED, lang='zh', kinds=KINDS).get(GRASP)
+    assert (en.title, zh.title) == ('Grasp object with force control', '力控抓取物体')
+    assert zh.annotations['title'] == zh.title
+    force = [t.input_schema['properties']['force_n'] for t in (en, zh)]
+    assert force[0]['description'].startswith('Grip force') and '夹持力' in force[1]['description']
+    assert [unit_of(f) for f in force] == ['N', 'N']  # errors read the unit in both languages
+
+    def without_texts(node):
+        if isinstance(node, dict):
+            return {k: without_texts(v) for k, v in node.items() if k != 'description'}
+        return [without_texts(v) for v in node] if isinstance(node, list) else node
+    assert without_texts(zh.input_schema) == without_texts(en.input_schema)
+
+
+def test_localize_schema_leaves_data_and_property_names_alone():
+    text = {'en': 'Width (m).', 'zh': '宽度 (m)。'}
+    schema = {'type': 'object', 'description': text, 'properties': {
+        'description': {'type': 'string', 'enum': ['a'], 'description': text},
+        'note': {'type': 'object', 'default': {'description': text}, 'description': 'plain'}}}
+    zh = localize_schema(schema, 'zh')
+    assert zh['description'] == '宽度(m)。'
+    assert zh['properties']['description']['description'] == '宽度(m)。'
+    assert zh['properties']['note'] == {'type': 'object', 'default': {'description': text},
+                                        'description': 'plain'}
+    assert schema['description'] is text, 'the input is not changed'

@@ -99,6 +99,18 @@ def m_title_present(doc):
     tool(doc, 'stop_arm')['title'] = '   '
 
 
+def m_text_one_language(doc):
+    tool(doc, 'stop_arm')['title'] = 'Stop arm'
+
+
+def m_text_without_zh(doc):
+    props(doc, 'get_object_pose')['object']['description'] = {'en': 'Name of the object.'}
+
+
+def m_text_units_differ(doc):
+    props(doc, GRASP)['force_n']['description']['zh'] = '要调节到的夹持力，单位牛。'
+
+
 def m_description_present(doc):
     tool(doc, 'stop_arm')['description'] = {'en': '   '}
 
@@ -243,6 +255,11 @@ CASES = [
     ('name-snake-case', 'warning', 'StopArm', 'name', m_name_snake_case),
     ('name-unique', 'error', 'stop_arm', 'name', m_name_unique),
     ('title-present', 'error', 'stop_arm', 'title', m_title_present),
+    ('text-languages', 'warning', 'stop_arm', 'title', m_text_one_language),
+    ('text-languages', 'warning', 'get_object_pose', 'input.properties.object.description',
+     m_text_without_zh),
+    ('text-languages', 'warning', GRASP, 'input.properties.force_n.description',
+     m_text_units_differ),
     ('description-present', 'error', 'stop_arm', 'description', m_description_present),
     ('description-when', 'warning', 'read_ft_sensor', 'description.en', m_description_when_en),
     ('description-when', 'warning', 'read_ft_sensor', 'description.zh', m_description_when_zh),
@@ -292,8 +309,13 @@ def test_rule_fires_on_bad_example(tmp_path, rule, severity, tool_name, path, mu
     config = write_config(tmp_path, doc)
     findings = lint_config(config, KINDS)
     hits = [f for f in findings if f.rule == rule]
+    if mutate is m_list_budget:  # one language is served: each has the whole budget
+        assert [h.message.split()[1] for h in hits] == ['en', 'zh']
+        hits = hits[:1]
     assert [(f.severity, f.tool, f.path) for f in hits] == [(severity, tool_name, path)], \
         format_findings(findings)
+    if mutate is m_text_units_differ:
+        assert "en ['N']; zh []" in hits[0].message
     if mutate is m_description_short_zh_string:
         assert 'zh description has 15 characters' in hits[0].message
     hit = hits[0]
