@@ -79,7 +79,7 @@ async def run(calls: int, warmup: int, hz: float) -> None:
             raise RuntimeError('the JointState publisher did not start')
         await ros.start()
         await sim.start()
-        if not await asyncio.to_thread(ros._parts['joints'].received.wait, 10.0):
+        if not await asyncio.to_thread(ros.parts.joints.received.wait, 10.0):
             raise RuntimeError('no JointState arrived from the publisher')
         bridges = {name: BridgeServer(catalog, backend, CallSettings())
                    for name, backend in (('ros', ros), ('sim', sim))}

@@ -71,7 +71,7 @@ async def run(seconds, ingest, executor, depth, period):
     config = ros_support.robot_config(max_age_s=5.0, **overrides)
     backend = RosBackend(config, node_name='bench_bridge')
     await backend.start()
-    wrench, joints = backend._parts['wrench'], backend._parts['joints']
+    wrench, joints = backend.parts.wrench, backend.parts.joints
     offset = time.time() - time.monotonic()  # receive times are monotonic, stamps wall-clock
     ctx = multiprocessing.get_context('spawn')
     manager = ctx.Manager()

@@ -87,7 +87,7 @@ async def test_bare_wrench_topic_is_read_stamped_on_receipt_and_goes_stale(inges
     backend = RosBackend(config, node_name='bridge_bare_wrench')
     await backend.start()
     try:
-        buffer = backend._parts['wrench']
+        buffer = backend.parts.wrench
         done, loop = asyncio.Event(), asyncio.get_running_loop()
         buffer.watcher = lambda _: (loop.call_soon_threadsafe(done.set)
                                     if buffer.count >= 20 else None)

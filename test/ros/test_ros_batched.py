@@ -22,7 +22,7 @@ WrenchStamped = pytest.importorskip('geometry_msgs.msg').WrenchStamped
 async def _started(config):
     backend = RosBackend(config, node_name='bridge_batched')
     await backend.start()
-    assert 'drain' in backend._parts, 'the shipped settings ingest in batches'
+    assert backend.parts.drain is not None, 'the shipped settings ingest in batches'
     return backend
 
 
@@ -68,7 +68,7 @@ async def test_every_message_of_a_window_arrives_in_order(peer):
     publisher = peer.node.create_publisher(WrenchStamped, topic, qos_profile_sensor_data)
     backend = await _started(config)
     try:
-        wrench = backend._parts['wrench']
+        wrench = backend.parts.wrench
         msg = WrenchStamped()
         msg.header.frame_id = config.ft_frame
         msg.wrench.torque.x = -1.0
@@ -81,7 +81,7 @@ async def test_every_message_of_a_window_arrives_in_order(peer):
         samples = await backend.wrench_samples(150)
         assert [int(row[3]) for row in samples.samples] == list(range(150))
         assert list(samples.stamps) == sorted(samples.stamps)
-        assert backend._parts['drain'].malformed == 0
+        assert backend.parts.drain.malformed == 0
     finally:
         await backend.close()
 
@@ -93,13 +93,13 @@ async def test_a_malformed_message_is_skipped_and_the_stream_goes_on(peer):
     publisher = peer.node.create_publisher(WrenchStamped, topic, qos_profile_sensor_data)
     backend = await _started(config)
     try:
-        drain = backend._parts['drain']
+        drain = backend.parts.drain
         good = WrenchStamped()
         good.header.frame_id = config.ft_frame
         good.wrench.force.z = 7.0
         # Keep publishing (a truncated message, then a good one) until both were taken:
         # the subscription may match the publisher only after the first few.
-        wrench = backend._parts['wrench']
+        wrench = backend.parts.wrench
         for _ in range(200):
             publisher.publish(b'\x00\x01\x00\x00\x07')
             good.header.stamp = peer.node.get_clock().now().to_msg()

@@ -112,7 +112,7 @@ async def test_force_guard_cancels_goal_above_limit_and_reports_peak(setup):
     servers = fake_servers.FibonacciServers(peer, prefix)
     pub = ros_support.SensorPublisher(peer, config, force=(0.0, 0.0, 5.0))
     assert await backend.wait_for_sensors(5.0) == []
-    runner = backend._parts['runner']
+    runner = backend.parts.runner
     limits = MotionLimits(0.2, 0.2, contact_force_limit_n=40.0, timeout_s=10.0)
     async with backend._guard(limits) as guard:
         client = runner.client(Fibonacci, f'{prefix}/hold')

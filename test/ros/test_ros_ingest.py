@@ -87,7 +87,7 @@ async def test_every_executor_and_ingest_mode_on_real_dds(executor, ingest):
         # Generous bounds: the multi-threaded executor receives only ~50 Hz on a busy 2-core
         # machine (see bench/bench_ros_ingest.py --compare); the test checks data, not speed.
         assert await backend.wait_for_sensors(20.0) == []
-        wrench = backend._parts['wrench']
+        wrench = backend.parts.wrench
         done, loop = asyncio.Event(), asyncio.get_running_loop()
         wrench.watcher = lambda _: (loop.call_soon_threadsafe(done.set)
                                     if wrench.count >= 50 else None)

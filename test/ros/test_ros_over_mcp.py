@@ -453,4 +453,4 @@ async def test_motion_and_gripper_without_their_interfaces_are_clear_errors(rig,
                 assert took < SLACK_S, (tool, took)
             joints, _ = await call(client, 'get_joint_states')
             assert not joints.is_error, text_of(joints)
-            assert rig.backend._parts['runner'].active_count == 0
+            assert rig.backend.parts.runner.active_count == 0
