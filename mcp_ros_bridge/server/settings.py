@@ -33,7 +33,7 @@ _CALLS = CallSettings()
 DEFAULT_NODE_NAME = 'mcp_ros_bridge'
 
 
-@dataclass
+@dataclass(frozen=True)
 class ServeOptions:
     """Everything ``serve`` needs; the CLI flags and ROS parameters are generated from it."""
 
