@@ -9,6 +9,7 @@ import logging
 import sys
 
 from mcp_ros_bridge import __version__
+from mcp_ros_bridge.backends.factory import BACKENDS
 from mcp_ros_bridge.backends.port import BackendError
 from mcp_ros_bridge.catalog.language import LANGS
 from mcp_ros_bridge.server.settings import add_cli_flags, ServeOptions
@@ -27,7 +28,7 @@ def _parser() -> argparse.ArgumentParser:
     add_cli_flags(serve)
     t = sub.add_parser('tools', help='print the generated tool list as MCP sends it')
     t.add_argument('--config', dest='config_dir', default='')
-    t.add_argument('--backend', choices=['sim', 'ros'], default='sim')
+    t.add_argument('--backend', choices=BACKENDS, default='sim')
     lint = sub.add_parser('lint', help='check the tool catalog (every language)')
     lint.add_argument('config', nargs='?', default='')
     lint.add_argument('--json', action='store_true')

@@ -28,7 +28,8 @@ EXECUTABLE = 'mcp_ros_bridge_node'
 USAGE = f"""usage: ros2 run mcp_ros_bridge {EXECUTABLE} [--ros-args -p NAME:=VALUE ...]
 
 Serve the robot's capabilities as MCP tools from a ROS 2 node. Settings are ROS
-parameters (also set by a parameters file or launch/bridge.launch.py):
+parameters (also set by a parameters file or launch/bridge.launch.py); the node
+name and namespace are set by remapping (-r __node:=NAME -r __ns:=/NS):
 """
 EXAMPLE = f"""
 example (an agent host starting the bridge over stdio, Gazebo sim time):

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, MISSING
 from typing import Any, NamedTuple
 
+from mcp_ros_bridge.backends.factory import BACKENDS
 from mcp_ros_bridge.server.calls import CallSettings
 
 
@@ -40,7 +41,7 @@ class ServeOptions:
     config_dir: str = _setting('', 'directory with robot.yaml and tools.yaml; empty: the '
                                'shipped config', flag='--config', launch_name='config')
     backend: str = _setting('sim', 'robot backend: sim (embedded MuJoCo Panda) or ros',
-                            choices=('sim', 'ros'), ros_default='ros')
+                            choices=BACKENDS, ros_default='ros')
     transport: str = _setting('stdio', 'MCP transport', choices=('stdio', 'http'),
                               launch_default='http')  # stdio needs the host to start the node
     host: str = _setting('127.0.0.1', 'HTTP bind address (default loopback)')
