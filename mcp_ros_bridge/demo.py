@@ -90,7 +90,7 @@ class Demo:
         await self.call('plan_trajectory', {'waypoints': [{'x': bx, 'y': by, 'z': bz + 0.06},
                                                           {'x': bx, 'y': by, 'z': bz}]})
         grasp = await self.call('grasp_object_force_control', {'force_n': 15})
-        if not grasp.structured_content.get('object_held'):
+        if grasp.structured_content.get('status') != 'HOLDING':
             raise DemoFailed('the grasp did not hold the box')
         await self.call('plan_trajectory', {'waypoints': [{'x': bx, 'y': by, 'z': bz + 0.05},
                                                           {'x': bx, 'y': by, 'z': HOVER_Z}]})

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, GripResult, GripStatus,
-                                          Image, JointStates, MotionResult, MotionStatus, Pose,
-                                          WrenchSamples)
+from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, GripperState, GripResult,
+                                          GripStatus, Image, JointStates, MotionResult,
+                                          MotionStatus, Pose, WrenchSamples)
 
 ARM = tuple(f'panda_joint{i}' for i in range(1, 8))
 
@@ -18,6 +18,7 @@ class RecordingBackend:
     def __init__(self) -> None:
         self.info = BackendInfo('sim', 'recording double', previews_plans=True)
         self.calls: list[tuple[str, Any]] = []
+        self.grip_state = GripperState(GripStatus.OPEN, 0.08, 0.0)
         self.hold_motion = False
         self.motion_started = asyncio.Event()
         self.release_motion = asyncio.Event()
@@ -109,12 +110,15 @@ class RecordingBackend:
 
     async def grasp(self, goal: Any, progress: Any = None) -> GripResult:
         self.calls.append(('grasp', goal))
-        return GripResult(GripStatus.SUCCEEDED, 'holding', 0.05, goal.force_n, True, stalled=True)
+        return GripResult(GripStatus.HOLDING, 'holding', 0.05, goal.force_n, True)
 
     async def release(self, goal: Any, progress: Any = None) -> GripResult:
         self.calls.append(('release', goal))
-        return GripResult(GripStatus.SUCCEEDED, 'open', goal.width_m, 0.0, False,
-                          reached_goal=True)
+        return GripResult(GripStatus.OPEN, 'open', goal.width_m, 0.0, False)
+
+    async def gripper_state(self) -> GripperState:
+        """Return ``grip_state`` (default: open, nothing held); not recorded in ``calls``."""
+        return self.grip_state
 
     async def capture_image(self, camera: str, width: int, height: int) -> Image:
         self.calls.append(('capture_image', (camera, width, height)))

@@ -63,10 +63,12 @@ class MotionStatus(Status):
 
 
 class GripStatus(Status):
-    """How a grasp or release ended."""
+    """What the gripper holds after a grasp or release, or how either ended early."""
 
-    SUCCEEDED = 'SUCCEEDED'
-    NO_OBJECT = 'NO_OBJECT'  # a grasp closed on nothing
+    HOLDING = 'HOLDING'  # the fingers stopped on an object and keep squeezing it
+    EMPTY = 'EMPTY'  # the fingers closed fully on nothing
+    OPEN = 'OPEN'  # a release reached its width; nothing is held
+    LOST = 'LOST'  # an object that was held has left the fingers (gripper state only)
     STOPPED = 'STOPPED'
     TIMED_OUT = 'TIMED_OUT'
     FAILED = 'FAILED'
@@ -229,23 +231,47 @@ class MotionResult:
 
 @dataclass(frozen=True)
 class GripResult:
-    """How a grasp or release ended; widths are the total finger gap in m."""
+    """
+    How a grasp or release ended; widths are the total finger gap in m.
+
+    ``object_held`` is True for ``HOLDING`` and also when a grasp was stopped
+    or timed out after the fingers closed on an object (they keep squeezing).
+    """
 
     status: GripStatus
     message: str
     width_m: float
     force_n: float
     object_held: bool
-    reached_goal: bool = False
-    stalled: bool = False
     duration_s: float = 0.0
     details: Mapping[str, Any] = field(default_factory=dict)
     force_source: str = 'measured'  # or 'commanded': no sensor; force_n is the command
 
     @property
     def succeeded(self) -> bool:
-        """Return True when the gripper did what was asked."""
-        return self.status is GripStatus.SUCCEEDED
+        """Return True when the gripper did what was asked (HOLDING or OPEN)."""
+        return self.status in (GripStatus.HOLDING, GripStatus.OPEN)
+
+
+@dataclass(frozen=True)
+class GripperState:
+    """
+    The gripper now: finger gap (m), grip force (N), what it holds, slip since the grasp.
+
+    ``status`` is ``HOLDING``, ``LOST`` (the grasped object left the fingers),
+    ``EMPTY`` (closed on nothing) or ``OPEN``. ``slip_m`` is how far the object
+    moved in the fingers since the newest grasp, measured by ``slip_method``
+    (``object_in_hand``: its pose relative to the hand; ``finger_gap``: the
+    change of the finger gap); None when nothing was grasped.
+    """
+
+    status: GripStatus
+    width_m: float
+    force_n: float
+    force_source: str = 'measured'  # or 'commanded': no sensor; force_n is the command
+    slip_m: float | None = None
+    slip_method: str = ''
+    object_name: str = ''
 
 
 @dataclass(frozen=True)
@@ -332,6 +358,9 @@ class RobotBackend(Protocol):
     async def release(self, goal: ReleaseGoal,
                       progress: ProgressFn | None = None) -> GripResult:
         """Open the gripper."""
+
+    async def gripper_state(self) -> GripperState:
+        """Return finger gap, grip force, what is held and slip since the grasp; nothing moves."""
 
     async def capture_image(self, camera: str, width: int,
                             height: int) -> Image:

@@ -1,35 +1,40 @@
-"""Gripper capabilities: force-controlled grasp and release."""
+"""Gripper capabilities: force-controlled grasp, release and the gripper-state read."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from mcp_ros_bridge.backends.port import GraspGoal, GripResult, GripStatus, ReleaseGoal
+from mcp_ros_bridge.backends.port import (GraspGoal, GripperState, GripResult, GripStatus,
+                                          ReleaseGoal)
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTION, NUM, Outcome,
-                                              output_schema, STR)
+                                              output_schema, READ_ONLY, STR)
 
+FORCE_SOURCE = {'enum': ['measured', 'commanded']}
 GRIP_OUTPUT = output_schema({
-    'status': STR, 'message': STR, 'width_m': NUM, 'force_n': NUM, 'object_held': BOOL,
-    'reached_goal': BOOL, 'stalled': BOOL, 'duration_s': NUM, 'requested_force_n': NUM,
-    'force_source': {'enum': ['measured', 'commanded']},
+    'status': {'enum': ['HOLDING', 'EMPTY', 'OPEN', 'STOPPED', 'TIMED_OUT', 'FAILED']},
+    'message': STR, 'width_m': NUM, 'force_n': NUM, 'object_held': BOOL,
+    'duration_s': NUM, 'requested_force_n': NUM, 'force_source': FORCE_SOURCE,
 }, ['status', 'message', 'width_m', 'force_n', 'object_held'])
+STATE_OUTPUT = output_schema({
+    'status': {'enum': ['HOLDING', 'LOST', 'EMPTY', 'OPEN']}, 'width_m': NUM, 'force_n': NUM,
+    'force_source': FORCE_SOURCE, 'slip_mm': NUM, 'slip_method': STR, 'object': STR,
+}, ['status', 'width_m', 'force_n', 'force_source'])
 
 
 def _grip_dict(r: GripResult) -> dict[str, Any]:
     return {'status': r.status.value, 'message': r.message, 'width_m': round(r.width_m, 5),
             'force_n': round(r.force_n, 2), 'object_held': r.object_held,
-            'reached_goal': r.reached_goal, 'stalled': r.stalled,
             'duration_s': round(r.duration_s, 3), 'force_source': r.force_source}
 
 
-def _force_text(r: GripResult) -> str:
-    if r.force_source == 'commanded':
-        return f'commanded effort {fmt(r.force_n, 1)} N (this gripper measures no force)'
-    return f'grip force {fmt(r.force_n, 1)} N'
+def _force_text(force_n: float, source: str) -> str:
+    if source == 'commanded':
+        return f'commanded effort {fmt(force_n, 1)} N (this gripper measures no force)'
+    return f'grip force {fmt(force_n, 1)} N'
 
 
 async def run_grasp(ctx: CallContext, args: dict[str, Any]) -> Outcome:
-    """Close until contact and regulate the grip force."""
+    """Close until contact and regulate the grip force (re-regulate when already holding)."""
     strategy = args['strategy']
     speeds = ctx.binding.get('strategies', {})
     goal = GraspGoal(force_n=float(args['force_n']),
@@ -37,18 +42,19 @@ async def run_grasp(ctx: CallContext, args: dict[str, Any]) -> Outcome:
                      timeout_s=float(args['timeout_s']))
     r = await ctx.backend.grasp(goal, ctx.progress)
     s = _grip_dict(r) | {'requested_force_n': goal.force_n}
-    if r.succeeded and r.object_held:
-        return Outcome(f'Holding an object: finger gap {fmt(r.width_m * 1000, 1)} mm, '
-                       f'{_force_text(r)} (requested {fmt(goal.force_n, 1)} N).', s)
-    if not r.object_held and r.status in (GripStatus.SUCCEEDED, GripStatus.NO_OBJECT):
+    force = _force_text(r.force_n, r.force_source)
+    if r.status is GripStatus.HOLDING:
+        return Outcome(f'HOLDING an object: finger gap {fmt(r.width_m * 1000, 1)} mm, '
+                       f'{force} (requested {fmt(goal.force_n, 1)} N).', s)
+    if r.status is GripStatus.EMPTY:
         return Outcome(
-            f'No object: the fingers closed to {fmt(r.width_m * 1000, 1)} mm without '
+            f'EMPTY: the fingers closed to {fmt(r.width_m * 1000, 1)} mm without '
             'touching anything. Open with release_object, move the gripper so the object is '
             'between the fingers (check with get_object_pose), then grasp again.', s,
-            is_error=True, error_code='NO_OBJECT')
+            is_error=True)
+    held = ' The fingers keep squeezing the object.' if r.object_held else ''
     return Outcome(f'Grasp ended with {r.status}: {r.message}. Finger gap '
-                   f'{fmt(r.width_m * 1000, 1)} mm, {_force_text(r)}.', s,
-                   is_error=True)
+                   f'{fmt(r.width_m * 1000, 1)} mm, {force}.{held}', s, is_error=True)
 
 
 async def run_release(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -56,18 +62,44 @@ async def run_release(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     goal = ReleaseGoal(width_m=float(args['width_m']))
     r = await ctx.backend.release(goal, ctx.progress)
     s = _grip_dict(r)
-    if r.succeeded:
-        return Outcome(f'Gripper open: finger gap {fmt(r.width_m * 1000, 1)} mm'
-                       + ('; something is still held.' if r.object_held else '.'), s)
+    if r.status is GripStatus.OPEN:
+        return Outcome(f'OPEN: finger gap {fmt(r.width_m * 1000, 1)} mm; nothing is held.', s)
     return Outcome(f'Release ended with {r.status}: {r.message}.', s, is_error=True)
+
+
+def state_dict(g: GripperState) -> dict[str, Any]:
+    """Return the structured gripper state (mm for slip)."""
+    s: dict[str, Any] = {'status': g.status.value, 'width_m': round(g.width_m, 5),
+                         'force_n': round(g.force_n, 2), 'force_source': g.force_source}
+    if g.slip_m is not None:
+        s |= {'slip_mm': round(g.slip_m * 1000, 2), 'slip_method': g.slip_method}
+    if g.object_name:
+        s['object'] = g.object_name
+    return s
+
+
+async def run_gripper_state(ctx: CallContext, args: dict[str, Any]) -> Outcome:
+    """Read the gripper: gap, force, what it holds and slip since the grasp."""
+    g = await ctx.backend.gripper_state()
+    name = g.object_name or 'the object'
+    what = {GripStatus.HOLDING: f'HOLDING {name}',
+            GripStatus.LOST: f'LOST: {name} is no longer between the fingers',
+            GripStatus.EMPTY: 'EMPTY: closed on nothing',
+            GripStatus.OPEN: 'OPEN: nothing is held'}.get(g.status, str(g.status))
+    slip = (f', slip since the grasp {fmt(g.slip_m * 1000, 2)} mm ({g.slip_method})'
+            if g.slip_m is not None else '')
+    return Outcome(f'{what}. Finger gap {fmt(g.width_m * 1000, 1)} mm, '
+                   f'{_force_text(g.force_n, g.force_source)}{slip}.', state_dict(g))
 
 
 KINDS = [
     Kind('grasp', run_grasp, GRIP_OUTPUT,
          frozenset({'force_n', 'strategy', 'timeout_s', 'idempotency_key'}), MOTION,
          motion=True,
-         returns='the finger gap (m), the measured grip force (N) and whether an object is held'),
+         returns='status HOLDING or EMPTY, the finger gap (m) and the grip force (N)'),
     Kind('release', run_release, GRIP_OUTPUT, frozenset({'width_m', 'idempotency_key'}),
          MOTION, motion=True,
-         returns='the reached finger gap (m)'),
+         returns='status OPEN and the reached finger gap (m)'),
+    Kind('gripper_state', run_gripper_state, STATE_OUTPUT, frozenset(), READ_ONLY,
+         returns='status HOLDING, LOST, EMPTY or OPEN, gap (m), force (N) and slip (mm)'),
 ]

@@ -12,6 +12,7 @@ from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal
                                           MotionResult, MotionStatus, Pose, PoseGoal)
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTION, NUM,
                                               Outcome, output_schema, POSE_BRIEF, STOP, STR)
+from mcp_ros_bridge.capabilities.grip_report import add_grip_report, GRIP_REPORT, held_before
 from mcp_ros_bridge.capabilities.motion_advice import explain_cone_refusal, is_cone_refusal
 from mcp_ros_bridge.capabilities.preview import PlannedOnly, preview_check, unsupported
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict, rpy_deg_to_quat
@@ -31,6 +32,7 @@ MOTION_OUTPUT = output_schema({
     'velocity_scaling': NUM,
     'adjustments': {'type': 'array', 'items': STR},
     'path_length_m': NUM,
+    'grip': GRIP_REPORT,
 }, ['status', 'message', 'duration_s'])
 
 Move = Callable[[MotionLimits], Awaitable[MotionResult]]
@@ -116,7 +118,11 @@ async def run_motion(ctx: CallContext, args: dict[str, Any], verb: str, move: Mo
     """Run ``move``; with ``plan_only`` stop it after planning and report the plan."""
     limits = motion_limits(ctx, args)
     if not args['plan_only']:
-        return motion_outcome(verb, await move(limits), limits)
+        held = await held_before(ctx)
+        outcome = motion_outcome(verb, await move(limits), limits)
+        if held is not None:
+            await add_grip_report(ctx, held, outcome)
+        return outcome
     if not ctx.backend.info.previews_plans:
         raise unsupported(args)
     try:

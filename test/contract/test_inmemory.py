@@ -21,7 +21,7 @@ import yaml
 pytestmark = [pytest.mark.contract, pytest.mark.anyio]
 
 READ_ONLY = {'read_ft_sensor', 'get_joint_states', 'get_end_effector_pose', 'get_object_pose',
-             'list_objects', 'capture_scene_image'}
+             'list_objects', 'capture_scene_image', 'read_gripper_state'}
 MOTION = {'move_arm_to_pose', 'move_arm_joints', 'plan_trajectory', 'move_arm_relative',
           'move_arm_to_posture', 'grasp_object_force_control', 'release_object'}
 VALID_CALLS: dict[str, dict[str, Any]] = {
@@ -41,6 +41,7 @@ VALID_CALLS: dict[str, dict[str, Any]] = {
     'get_end_effector_pose': {},
     'get_object_pose': {'object': 'box'},
     'list_objects': {},
+    'read_gripper_state': {},
     'capture_scene_image': {'width_px': 320},
 }
 

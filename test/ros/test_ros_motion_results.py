@@ -83,14 +83,14 @@ def test_every_code_has_a_name_and_advice():
 @pytest.mark.anyio
 @pytest.mark.parametrize('result,held,status', [
     ({'position': 0.015, 'effort': 20.0, 'stalled': True, 'reached_goal': False}, True,
-     'SUCCEEDED'),
+     'HOLDING'),
     ({'position': 0.0, 'effort': 2.0, 'stalled': False, 'reached_goal': True}, False,
-     'NO_OBJECT'),
+     'EMPTY'),
     ({'position': 0.0005, 'effort': 20.0, 'stalled': True, 'reached_goal': False}, False,
-     'NO_OBJECT'),
+     'EMPTY'),
     # a 12 mm object: within the controller's 0.01 goal tolerance, so "reached" (not stalled)
     ({'position': 0.006, 'effort': 20.0, 'stalled': False, 'reached_goal': True}, True,
-     'SUCCEEDED'),
+     'HOLDING'),
 ])
 async def test_grasp_infers_object_held_from_fingers_stopping_short(result, held, status):
     config = ros_support.robot_config()

@@ -10,8 +10,11 @@ from functools import partial
 import math
 import threading
 
+import anyio
 from fake_moveit import points_of
 from mcp_ros_bridge.backends.port import BackendError, GraspGoal, JointGoal, PoseGoal
+from mcp_ros_bridge.capabilities.base import CallContext
+from mcp_ros_bridge.capabilities.motion import run_move_to_joints
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.safety.envelope import Envelope
 import pytest
@@ -102,7 +105,7 @@ async def test_grasp_reports_commanded_effort_and_detects_small_objects(rig, wid
     fake = FakeGripperController(peer, backend.config.ros.actions['gripper'], pub, width_m)
     grip = await backend.grasp(GraspGoal(force_n=20.0))
     assert grip.object_held is held
-    assert grip.status == ('SUCCEEDED' if held else 'NO_OBJECT')
+    assert grip.status == ('HOLDING' if held else 'EMPTY')
     assert grip.width_m == pytest.approx(width_m, abs=1e-3)
     assert grip.force_source == 'commanded' and grip.force_n == 20.0  # echoed, not measured
     assert fake.goals[-1].max_effort == 20.0
@@ -114,3 +117,56 @@ async def test_gentle_grasp_is_refused_on_gripper_command(rig):
     with pytest.raises(BackendError, match='UNSUPPORTED') as err:
         await backend.grasp(GraspGoal(force_n=20.0, speed_mps=0.01))
     assert 'parallel_gripper_command' in err.value.advice and fake.goals == []
+
+
+async def _gap_reads(backend, width_m):
+    """Return the gripper state once the joint states show a gap of ``width_m`` (bounded)."""
+    with anyio.fail_after(10):
+        while True:
+            state = await backend.gripper_state()
+            if state.width_m == pytest.approx(width_m, abs=1e-4):
+                return state
+            await anyio.sleep(0.02)
+
+
+async def test_gripper_state_and_regrasp_from_finger_joint_states(rig):
+    """HOLDING after a grasp; a re-grasp is a new goal with the new effort, never an opening."""
+    backend, _, pub, peer = rig
+    fake = FakeGripperController(peer, backend.config.ros.actions['gripper'], pub, 0.04)
+    assert (await _gap_reads(backend, 0.04)).status == 'OPEN'  # the rig's fingers: 2 x 0.02
+    assert (await backend.grasp(GraspGoal(force_n=10.0))).status == 'HOLDING'
+    held = await backend.gripper_state()
+    assert held.status == 'HOLDING' and held.slip_m == pytest.approx(0.0, abs=2e-4)
+    assert (held.force_n, held.force_source, held.slip_method) == (10.0, 'commanded',
+                                                                   'finger_gap')
+    again = await backend.grasp(GraspGoal(force_n=25.0))
+    assert again.status == 'HOLDING' and again.force_n == 25.0
+    assert [(g.position, g.max_effort) for g in fake.goals] == [(0.0, 10.0), (0.0, 25.0)]
+    assert (await backend.gripper_state()).force_n == 25.0
+    pub.joint_msg.position = list(pub.joint_msg.position[:7]) + [0.0185, 0.0185]  # it turned
+    turned = await _gap_reads(backend, 0.037)
+    assert turned.status == 'HOLDING' and turned.slip_m == pytest.approx(0.003, abs=2e-4)
+    pub.joint_msg.position = list(pub.joint_msg.position[:7]) + [0.0, 0.0]  # it fell out
+    assert (await _gap_reads(backend, 0.0)).status == 'LOST'
+
+
+async def test_object_lost_during_a_motion_is_reported_in_its_result(rig):
+    """The fingers close while the arm moves: the motion result says the object was lost."""
+    backend, fake, pub, peer = rig
+    FakeGripperController(peer, backend.config.ros.actions['gripper'], pub, 0.05)
+    assert (await backend.grasp(GraspGoal(force_n=15.0))).status == 'HOLDING'
+    run = fake.arm.run
+
+    def run_and_drop(points, should_stop):
+        done = run(points, should_stop)
+        pub.joint_msg.position = list(pub.joint_msg.position[:7]) + [0.0, 0.0]
+        fake.arm.settle()
+        return done
+    fake.arm.run = run_and_drop
+    ctx = CallContext(backend, backend.config, {})
+    out = await run_move_to_joints(ctx, {'positions': list(moveit_rig.REACHED),
+                                         'velocity_scaling': 0.2, 'plan_only': False})
+    assert out.structured['status'] == 'SUCCEEDED', out.text
+    assert out.structured['grip']['status'] == 'LOST'
+    assert out.structured['grip']['slip_mm'] == pytest.approx(50.0, abs=0.5)
+    assert 'The object was lost' in out.text

@@ -103,5 +103,6 @@ async def test_grasp_in_empty_air_says_no_object(sim_bridge):
             r = await c.call_tool('grasp_object_force_control', {'force_n': 10})
     assert r.is_error
     assert r.structured_content['object_held'] is False
-    assert r.content[0].text.startswith('No object')
+    assert r.structured_content['status'] == 'EMPTY'
+    assert r.content[0].text.startswith('EMPTY: the fingers closed')
     assert 'get_object_pose' in r.content[0].text

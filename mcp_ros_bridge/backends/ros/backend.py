@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any, TYPE_CHECKING
 
 from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGoal, GraspGoal,
-                                          GripResult, Image, JointGoal, JointStates,
+                                          GripperState, GripResult, Image, JointGoal, JointStates,
                                           MotionLimits, MotionResult, MotionStatus, Pose, PoseGoal,
                                           ProgressFn, ReleaseGoal, WrenchSamples)
 from mcp_ros_bridge.backends.ros import verify
@@ -225,6 +225,10 @@ class RosBackend:
                       progress: ProgressFn | None = None) -> GripResult:
         """Open the gripper to a width."""
         return await self.parts.gripper.release(goal, progress)
+
+    async def gripper_state(self) -> GripperState:
+        """Return the gripper state from the finger joint states (slip: finger-gap change)."""
+        return await self._part('gripper').state()
 
     async def capture_image(self, camera: str, width: int, height: int) -> Image:
         """Cameras are served through declared topic bindings on ROS; not here."""

@@ -11,7 +11,11 @@ hardware_interface_adapter.hpp) actually does shapes what is reported here:
 * It answers ``reached_goal`` once within ``goal_tolerance`` (0.01 per finger by
   default): closing on an object narrower than ~20 mm looks "reached". The width
   is therefore read from /joint_states once the fingers are still, and an object
-  is held when the fingers stopped short of the commanded width.
+  is held (``HOLDING``) when the fingers stopped short of the commanded width.
+  The controller's own flags go to ``details`` only.
+* A grasp while holding sends a new goal with the new effort: the controller
+  re-regulates without opening. The gripper state and slip come from the finger
+  gap in /joint_states (see :func:`gripper_goals.grip_state`).
 * GripperCommand has no speed field: a slower closing ("gentle") cannot be
   commanded and is refused; ParallelGripperCommand carries the velocity.
 """
@@ -23,8 +27,8 @@ from collections.abc import Awaitable, Callable
 import time
 from typing import Any
 
-from mcp_ros_bridge.backends.port import (BackendError, GraspGoal, GripResult, GripStatus,
-                                          JointStates, ProgressFn, ReleaseGoal)
+from mcp_ros_bridge.backends.port import (BackendError, GraspGoal, GripperState, GripResult,
+                                          GripStatus, JointStates, ProgressFn, ReleaseGoal)
 from mcp_ros_bridge.backends.ros import gripper_goals
 from mcp_ros_bridge.backends.ros.actions import ActionOutcome, GoalRunner
 from mcp_ros_bridge.backends.ros.messages import build_message, import_interface, message_to_dict
@@ -44,6 +48,7 @@ class GripperInterface:
         self.config = config
         self._runner = runner
         self._read_joints = read_joints
+        self._hold: gripper_goals.Hold | None = None
 
     async def _command(self, width_m: float, effort_n: float, speed_mps: float,
                        timeout_s: float, progress: ProgressFn | None
@@ -95,27 +100,49 @@ class GripperInterface:
         return await self._result(outcome, result, goal.width_m,
                                   self.config.gripper_max_force_n, grasp=False)
 
-    async def _measured(self) -> tuple[float, float] | None:
-        """Return (gap m, summed finger effort) once the fingers are still, or None."""
+    async def _fingers(self) -> tuple[float, float] | None:
+        """Return (gap m, summed finger effort) from the finger joint states, or None."""
         if self._read_joints is None or not self.config.gripper_joints:
             return None
         names, scale = self.config.gripper_joints, gripper_goals.position_scale(self.config)
+        joints = await self._read_joints()
+        values = dict(zip(joints.names, zip(joints.positions, joints.efforts)))
+        if any(n not in values for n in names):
+            return None
+        return values[names[0]][0] / scale, sum(abs(values[n][1]) for n in names)
+
+    async def _measured(self) -> tuple[float, float] | None:
+        """Return (gap m, summed finger effort) once the fingers are still, or None."""
         last: float | None = None
         start = time.monotonic()
         while time.monotonic() - start < SETTLE_S:
             try:
-                joints = await self._read_joints()
+                fingers = await self._fingers()
             except BackendError:
                 return None
-            values = dict(zip(joints.names, zip(joints.positions, joints.efforts)))
-            if any(n not in values for n in names):
+            if fingers is None:
                 return None
-            gap = values[names[0]][0] / scale
-            if last is not None and abs(gap - last) < SETTLE_M:
-                return gap, sum(abs(values[n][1]) for n in names)
-            last = gap
+            if last is not None and abs(fingers[0] - last) < SETTLE_M:
+                return fingers
+            last = fingers[0]
             await asyncio.sleep(0.05)
         return None
+
+    def _force(self, effort: float, commanded_n: float) -> tuple[float, str]:
+        if self.config.ros.gripper_force_source == 'joint_effort':
+            return effort, 'measured'
+        return commanded_n, 'commanded'
+
+    async def state(self) -> GripperState:
+        """Return the gripper state from the finger joint states; nothing moves."""
+        fingers = await self._fingers()
+        if fingers is None:
+            raise BackendError('UNAVAILABLE', 'the finger joints '
+                               f'{list(self.config.gripper_joints)} are not in the joint states',
+                               advice='check ros.topics.joint_states and joints.gripper')
+        hold = self._hold
+        return gripper_goals.grip_state(
+            hold, fingers[0], self._force(fingers[1], hold.effort_n if hold else 0.0))
 
     async def _result(self, outcome: ActionOutcome, result: dict[str, Any], target: float,
                       commanded_n: float, grasp: bool) -> GripResult:
@@ -127,26 +154,26 @@ class GripperInterface:
         state = gripper_goals.read_gripper_result(self.config, result)
         measured = await self._measured()
         width = measured[0] if measured is not None else state.width_m
-        if measured is not None and self.config.ros.gripper_force_source == 'joint_effort':
-            force, source = measured[1], 'measured'
-        else:
-            force, source = commanded_n, 'commanded'
+        force, source = (self._force(measured[1], commanded_n) if measured is not None
+                         else (commanded_n, 'commanded'))
         held = grasp and width > target + gripper_goals.CLOSED_EPS_M
         reached = abs(width - target) <= WIDTH_TOLERANCE_M
         said = f'{force:.1f} N' if source == 'measured' else \
             f'a commanded effort of {force:.1f} N (no force measurement)'
         if grasp:
-            status = (GripStatus.SUCCEEDED if held else
-                      GripStatus.NO_OBJECT if reached else GripStatus.FAILED)
+            status = (GripStatus.HOLDING if held else
+                      GripStatus.EMPTY if reached else GripStatus.FAILED)
             message = (f'holding an object {width * 1000:.1f} mm wide with {said}' if held else
                        'closed without stopping on an object' if reached else
                        f'gripper {outcome.status.lower()} at {width * 1000:.1f} mm')
         else:
-            status = GripStatus.SUCCEEDED if reached else GripStatus.FAILED
+            status = GripStatus.OPEN if reached else GripStatus.FAILED
             message = f'opened to {width * 1000:.1f} mm' if reached else \
                 f'gripper stopped at {width * 1000:.1f} mm (asked {target * 1000:.1f})'
+        self._hold = gripper_goals.Hold(width, commanded_n) if held else None
         return GripResult(status, message, width_m=width, force_n=force, object_held=held,
-                          reached_goal=state.reached_goal, stalled=state.stalled,
                           duration_s=took, force_source=source,
                           details={'action_status': outcome.status,
-                                   'width_source': 'joint_states' if measured else 'result'})
+                                   'width_source': 'joint_states' if measured else 'result',
+                                   'controller_reached_goal': state.reached_goal,
+                                   'controller_stalled': state.stalled})

@@ -12,11 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, get_args
 
+from mcp_ros_bridge.backends.port import GripperState, GripStatus
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.catalog.schemas import GripperInterface
 
 INTERFACES: tuple[GripperInterface, ...] = get_args(GripperInterface)
 CLOSED_EPS_M = 0.002
+LOST_NARROWING_M = 0.005  # the gap closing this much below the grasp's: the object left
 
 
 def interface(config: RobotConfig) -> GripperInterface:
@@ -58,8 +60,34 @@ class GripOutcome:
 
     width_m: float
     force_n: float
-    stalled: bool
-    reached_goal: bool
+    stalled: bool  # the controller's flag: the fingers stopped moving before the goal
+    reached_goal: bool  # the controller's flag: within its goal tolerance (0.01 per finger)
+
+
+@dataclass(frozen=True)
+class Hold:
+    """The newest grasp that took hold: finger gap (m) and commanded effort (N)."""
+
+    width_m: float
+    effort_n: float
+
+
+def grip_state(hold: Hold | None, width_m: float, force: tuple[float, str]) -> GripperState:
+    """
+    Return the gripper state from the finger gap; slip is the gap's change since the grasp.
+
+    Without a tactile sensor the finger gap is what a parallel gripper can watch:
+    an object that turns or is pulled out changes it, one that slides straight
+    along the pads does not. A gap narrowed by ``LOST_NARROWING_M`` (or closed)
+    means the object left the fingers.
+    """
+    force_n, source = force
+    if hold is None:
+        status = GripStatus.EMPTY if width_m <= CLOSED_EPS_M else GripStatus.OPEN
+        return GripperState(status, width_m, force_n if source == 'measured' else 0.0, source)
+    lost = width_m <= max(CLOSED_EPS_M, hold.width_m - LOST_NARROWING_M)
+    return GripperState(GripStatus.LOST if lost else GripStatus.HOLDING, width_m, force_n,
+                        source, slip_m=abs(width_m - hold.width_m), slip_method='finger_gap')
 
 
 def read_gripper_result(config: RobotConfig, result: dict[str, Any]) -> GripOutcome:
@@ -74,8 +102,3 @@ def read_gripper_result(config: RobotConfig, result: dict[str, Any]) -> GripOutc
     return GripOutcome(width_m=float(position) / scale, force_n=abs(float(effort)),
                        stalled=bool(result.get('stalled', False)),
                        reached_goal=bool(result.get('reached_goal', False)))
-
-
-def object_held(outcome: GripOutcome, target_width_m: float) -> bool:
-    """Return True when the fingers stalled before closing to the target width."""
-    return outcome.stalled and outcome.width_m > target_width_m + CLOSED_EPS_M

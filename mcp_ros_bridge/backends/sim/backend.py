@@ -17,6 +17,7 @@ from mcp_ros_bridge.backends.port import (
     BackendInfo,
     CartesianGoal,
     GraspGoal,
+    GripperState,
     GripResult,
     Image,
     JointGoal,
@@ -35,6 +36,7 @@ import numpy as np
 
 from .execution import Runner
 from .frames import express, frame_in_world, to_world
+from .grip_watch import ReadGripper
 from .gripper import Grasp, Release
 from .mjcf import ARM_JOINTS, CAMERAS, FINGER_JOINTS, OBJECTS
 from .motion import ArmMotion, ArmRun
@@ -284,6 +286,11 @@ class SimBackend(Runner):
         """Open the fingers to ``goal.width_m``."""
         return await self._execute(Release(goal.width_m, goal.speed_mps, goal.timeout_s),
                                    progress)
+
+    async def gripper_state(self) -> GripperState:
+        """Return gap, measured force, what is held and its slip in the hand since the grasp."""
+        self._fresh('gripper states')
+        return await self._execute(ReadGripper(), None)
 
     async def capture_image(self, camera: str, width: int, height: int) -> Image:
         """Render the scene camera offscreen and return PNG bytes."""

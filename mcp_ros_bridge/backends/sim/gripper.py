@@ -14,9 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp_ros_bridge.backends.port import GripResult, GripStatus
-import mujoco
 import numpy as np
 
+from .grip_watch import finger_contacts, let_go, take_hold
 from .mjcf import FINGER_FORCE_MAX, FINGER_KP, FINGER_KV, FINGER_MAX
 from .world import Task, World
 
@@ -33,23 +33,6 @@ def set_mode(world: World, force: bool, limit: float = FINGER_FORCE_MAX) -> None
         m.jnt_actfrcrange[j] = (-limit, limit)
 
 
-def finger_contacts(world: World) -> tuple[np.ndarray, list[set[int]]]:
-    """Return each finger's normal contact force (N) and the bodies it touches."""
-    m, d = world.model, world.data
-    forces, bodies = np.zeros(2), [set[int](), set[int]()]
-    f6 = np.zeros(6)
-    for i in range(d.ncon):
-        g1, g2 = d.contact.geom1[i], d.contact.geom2[i]
-        for k, fb in enumerate(world.finger_bodies):
-            b1, b2 = m.geom_bodyid[g1], m.geom_bodyid[g2]
-            if fb in (b1, b2):
-                other = b2 if b1 == fb else b1
-                mujoco.mj_contactForce(m, d, i, f6)
-                forces[k] += abs(f6[0])
-                bodies[k].add(int(other))
-    return forces, bodies
-
-
 class _FingerTask(Task[GripResult]):
     channel = 'hand'
 
@@ -62,10 +45,8 @@ class _FingerTask(Task[GripResult]):
         return float(world.data.qpos[world.finger_qpos].sum())
 
     def result(self, world: World, status: GripStatus, message: str, force: float, held: bool,
-               *, reached_goal: bool = False, stalled: bool = False,
                **details: Any) -> GripResult:
         return GripResult(status, message, self.width(world), force, held,
-                          reached_goal=reached_goal, stalled=stalled,
                           duration_s=world.time - self.t0, details=details)
 
 
@@ -82,11 +63,20 @@ class Grasp(_FingerTask):
         self.body = -1  # the body both fingers touch, once squeezing
 
     def start(self, world: World) -> None:
-        """Switch to capped position control and remember the opening."""
+        """Close under capped position control, or re-regulate an object already held."""
         self.t0 = world.time
         self.q0 = world.data.qpos[world.finger_qpos].copy()
-        world.held_object = -1
+        bodies = finger_contacts(world)[1]
+        if world.held_object >= 0 and world.held_object in bodies[0] & bodies[1]:
+            self._squeeze(world, world.held_object)  # never loosen what is held
+            return
+        let_go(world)
         set_mode(world, force=False, limit=self.force)
+
+    def _squeeze(self, world: World, body: int) -> None:
+        self.phase, self.t_squeeze, self.body = 'squeeze', world.time, body
+        set_mode(world, force=True, limit=self.force)
+        world.data.ctrl[world.finger_act] = -self.force
 
     def pre(self, world: World) -> None:
         """Move the finger targets inwards while closing."""
@@ -104,7 +94,8 @@ class Grasp(_FingerTask):
             why = self.halt_reason or f'no grasp within {self.timeout:g} s'
             if self.phase == 'squeeze':  # keep squeezing: stopping must not drop the object
                 held = self.body in world.object_bodies
-                world.held_object = self.body if held else -1
+                if held:
+                    take_hold(world, self.body)
                 return self.result(world, status, f'{why}; the fingers keep their grip',
                                    float(forces.mean()), held)
             d.ctrl[world.finger_act] = d.qpos[world.finger_qpos]
@@ -114,16 +105,13 @@ class Grasp(_FingerTask):
             q = d.qpos[world.finger_qpos]
             common = bodies[0] & bodies[1]
             if common and forces.min() > 0.2 * self.force:
-                self.phase, self.t_squeeze, self.body = 'squeeze', world.time, min(common)
-                set_mode(world, force=True, limit=self.force)
-                d.ctrl[world.finger_act] = -self.force
+                self._squeeze(world, min(common))
             elif q.max() < 5e-4 and d.ctrl[world.finger_act].max() <= 0.0:
                 set_mode(world, force=False)
                 d.ctrl[world.finger_act] = 0.0
-                return self.result(world, GripStatus.NO_OBJECT,
+                return self.result(world, GripStatus.EMPTY,
                                    'No object between the fingers: the gripper closed fully '
-                                   'without touching anything.',
-                                   0.0, False, reason='NO_OBJECT')
+                                   'without touching anything.', 0.0, False)
             elif self.notify and world.steps % 50 == 0:
                 self.notify(min(0.9, t * self.speed / max(FINGER_MAX * 2, 1e-6)),
                             f'closing, width {q.sum() * 1000:.1f} mm')
@@ -134,15 +122,16 @@ class Grasp(_FingerTask):
             return None
         measured = float(np.mean(self.samples))
         held = self.width(world) > 0.002 and self.body in world.object_bodies
-        world.held_object = self.body if held else -1
+        if held:
+            take_hold(world, self.body)
         name = world.model.body(self.body).name
         if self.notify:
             self.notify(1.0, f'holding {name} at {measured:.1f} N')
         msg = (f'Holding {name}: width {self.width(world) * 1000:.1f} mm, grip force '
                f'{measured:.1f} N (requested {self.force:g} N).' if held else
                f'The fingers closed on {name}, which is not a graspable object.')
-        return self.result(world, GripStatus.SUCCEEDED if held else GripStatus.FAILED, msg,
-                           measured, held, stalled=True, object=name)
+        return self.result(world, GripStatus.HOLDING if held else GripStatus.FAILED, msg,
+                           measured, held, object=name)
 
 
 class Release(_FingerTask):
@@ -158,7 +147,7 @@ class Release(_FingerTask):
         """Leave force mode and forget the held object."""
         self.t0 = world.time
         self.q0 = world.data.qpos[world.finger_qpos].copy()
-        world.held_object = -1
+        let_go(world)
         set_mode(world, force=False)
 
     def pre(self, world: World) -> None:
@@ -175,8 +164,8 @@ class Release(_FingerTask):
         if self.halt_reason:
             return self.result(world, GripStatus.STOPPED, self.halt_reason, 0.0, False)
         if np.abs(q - self.goal).max() < 5e-4 and np.abs(qd).max() < 1e-3:
-            return self.result(world, GripStatus.SUCCEEDED, f'Opened to {q.sum() * 1000:.1f} mm.',
-                               0.0, False, reached_goal=True)
+            return self.result(world, GripStatus.OPEN, f'Opened to {q.sum() * 1000:.1f} mm.',
+                               0.0, False)
         if t > self.timeout:
             return self.result(world, GripStatus.TIMED_OUT, f'the fingers did not reach '
                                f'{self.goal * 2000:.1f} mm within {self.timeout:g} s',

@@ -84,6 +84,7 @@ class World:
         self.finger_act = np.array([m.actuator(j).id for j in mjcf.FINGER_JOINTS])
         self.finger_bodies = [m.body('panda_leftfinger').id, m.body('panda_rightfinger').id]
         self.object_bodies = {m.body(n).id for n in mjcf.OBJECTS}
+        self.hand_body = m.body('panda_hand').id
         d = self.data
         # contiguous views for the per-step hot path
         self.ctrl_pos = d.ctrl[_span(self.pos_act)]
@@ -98,6 +99,7 @@ class World:
         self._ft_t = np.zeros(FT_CAPACITY)
         self.ft_count = 0
         self.held_object: int = -1
+        self.grip_ref: Any = None  # grip_watch.GripRef of the newest grasp, None when open
         self.tasks: dict[str, Task[Any]] = {}
         self._running = False
         self._thread: threading.Thread | None = None

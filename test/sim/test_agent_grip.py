@@ -1,0 +1,90 @@
+"""Grips that hold and say so, called as an agent calls them: MCP client, real physics."""
+
+import anyio
+from mcp import Client
+import pytest
+
+pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
+pytestmark = [pytest.mark.sim, pytest.mark.anyio]
+
+
+async def _call(c: Client, tool: str, args: dict) -> dict:
+    r = await c.call_tool(tool, args)
+    assert not r.is_error, (tool, r.content[0].text)
+    return {'text': r.content[0].text, **r.structured_content}
+
+
+async def _grasp(c: Client, name: str, force_n: float) -> dict:
+    """Open above the object, descend around it and grasp; return the grasp result."""
+    o = {o['name']: o for o in (await _call(c, 'list_objects', {}))['objects']}[name]
+    p = o['pose']['position_m']
+    await _call(c, 'release_object', {})
+    await _call(c, 'move_arm_to_pose', {'position': {'x': p['x'], 'y': p['y'],
+                                                     'z': o['grasp_z_m'] + 0.12},
+                                        'velocity_scaling': 0.5})
+    await _call(c, 'move_arm_relative', {'offset': {'z': -0.12}})
+    return await _call(c, 'grasp_object_force_control', {'force_n': force_n})
+
+
+async def test_lift_10cm_holding_the_box_reports_no_slip(sim_bridge):
+    """15 N on the box: HOLDING, a 10 cm lift within 2 mm with slip under 0.5 mm reported."""
+    async with Client(sim_bridge.server, mode='2026-07-28') as c:
+        with anyio.fail_after(180):
+            grasp = await _grasp(c, 'box', 15)
+            assert grasp['status'] == 'HOLDING' and grasp['text'].startswith('HOLDING')
+            state = await _call(c, 'read_gripper_state', {})
+            before = await _call(c, 'get_end_effector_pose', {})
+            lift = await _call(c, 'move_arm_relative', {'offset': {'z': 0.1},
+                                                        'velocity_scaling': 0.5})
+            after = await _call(c, 'read_gripper_state', {})
+    assert state['status'] == 'HOLDING' and state['object'] == 'box'
+    assert state['width_m'] == pytest.approx(0.05, abs=0.003)
+    assert state['force_n'] == pytest.approx(15, rel=0.1) and state['force_source'] == 'measured'
+    rise = (lift['final_pose']['position_m']['z']
+            - before['pose']['position_m']['z'])
+    assert rise == pytest.approx(0.1, abs=0.002)
+    assert lift['grip']['status'] == 'HOLDING' and lift['grip']['object'] == 'box'
+    assert lift['grip']['slip_mm'] < 0.5, lift['text']
+    assert 'Box stayed in the grip' in lift['text']
+    assert after['status'] == 'HOLDING' and after['slip_mm'] < 0.5
+    assert after['slip_method'] == 'object_in_hand'
+
+
+async def test_a_slipping_grip_is_reported_in_the_motion_result(sim_bridge):
+    """Wet pads (friction 0.05) and 5 N on the box: the lift reports the slip or the loss."""
+    model = sim_bridge.backend.world.model
+    wet = [model.geom(n).id for n in ('finger1_pad', 'finger2_pad', 'box')]
+    dry = model.geom_friction[wet, 0].copy()
+    async with Client(sim_bridge.server, mode='legacy') as c:
+        with anyio.fail_after(180):
+            grasp = await _grasp(c, 'box', 5)
+            assert grasp['status'] == 'HOLDING', grasp['text']
+            model.geom_friction[wet, 0] = 0.05  # contacts take the larger: 2 x 5 N x 0.05 < 2 N
+            try:
+                lift = await _call(c, 'move_arm_relative', {'offset': {'z': 0.1},
+                                                            'velocity_scaling': 0.5})
+                state = await _call(c, 'read_gripper_state', {})
+            finally:
+                model.geom_friction[wet, 0] = dry
+    grip = lift['grip']
+    assert grip['status'] == 'LOST' or grip['slip_mm'] >= 3, lift['text']
+    if grip['status'] == 'LOST':
+        assert 'Box was lost' in lift['text'] and state['status'] == 'LOST'
+    else:
+        assert f"Box slipped {grip['slip_mm']:.1f} mm in the grip" in lift['text']
+    assert 'stayed in the grip' not in lift['text']
+
+
+async def test_grasp_while_holding_re_regulates_without_opening(sim_bridge):
+    """A second grasp at 25 N tightens the held box: no opening, the box stays put."""
+    async with Client(sim_bridge.server, mode='2026-07-28') as c:
+        with anyio.fail_after(180):
+            first = await _grasp(c, 'box', 8)
+            await _call(c, 'move_arm_relative', {'offset': {'z': 0.05}})
+            tighter = await _call(c, 'grasp_object_force_control', {'force_n': 25})
+            state = await _call(c, 'read_gripper_state', {})
+    assert first['force_n'] == pytest.approx(8, rel=0.1)
+    assert tighter['status'] == 'HOLDING' and tighter['force_n'] == pytest.approx(25, rel=0.1)
+    assert tighter['width_m'] <= first['width_m'] + 0.0005  # squeezed harder, never opened
+    assert state['status'] == 'HOLDING' and state['slip_mm'] < 0.5
+    assert state['force_n'] == pytest.approx(25, rel=0.1)
