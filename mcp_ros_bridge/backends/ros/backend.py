@@ -228,7 +228,7 @@ class RosBackend:
 
     async def gripper_state(self) -> GripperState:
         """Return the gripper state from the finger joint states (slip: finger-gap change)."""
-        return await self._part('gripper').state()
+        return await self.parts.gripper.state()
 
     async def capture_image(self, camera: str, width: int, height: int) -> Image:
         """Cameras are served through declared topic bindings on ROS; not here."""
