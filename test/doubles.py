@@ -52,7 +52,7 @@ class RecordingBackend:
 
     async def wrench_samples(self, count: int) -> WrenchSamples:
         self.calls.append(('wrench_samples', count))
-        rows = tuple((0.1 * (i % 3), 0.0, -7.0 + 0.01 * i, 0.0, 0.0, 0.0)
+        rows = tuple((0.1 * (i % 3), 0.0, -7.0 + 0.01 * (i % 5), 0.0, 0.0, 0.0)  # noise, still
                      for i in range(count))
         self.wrench_clock += count / 1000.0  # each read sees samples newer than the last
         stamps = tuple(self.wrench_clock + (i - count) / 1000.0 for i in range(count))

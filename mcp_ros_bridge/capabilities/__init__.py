@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from mcp_ros_bridge.capabilities import (gripper, imaging, motion, objects, relative_motion,
-                                         ros_bindings, sensing)
+                                         ros_bindings, sensing, tare)
 from mcp_ros_bridge.capabilities.base import CallContext, Kind, Outcome
 
 KINDS: dict[str, Kind] = {
     k.name: k
-    for module in (motion, relative_motion, gripper, sensing, objects, imaging, ros_bindings)
+    for module in (motion, relative_motion, gripper, sensing, tare, objects, imaging,
+                   ros_bindings)
     for k in module.KINDS
 }
 

@@ -32,6 +32,7 @@ class CallContext:
     binding: Mapping[str, Any]
     progress: ProgressFn | None = None
     preempted: bool = False  # a stop call found a motion holding the arm and cancelled it
+    shared: dict[str, Any] = field(default_factory=dict)  # kept across calls (the F/T tare)
 
 
 Runner = Callable[[CallContext, dict[str, Any]], Awaitable[Outcome]]

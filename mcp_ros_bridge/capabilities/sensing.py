@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_ros_bridge.backends.port import AXES, BackendError
+from mcp_ros_bridge.backends.port import AXES
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, NUM, Outcome,
                                               output_schema, POSE, READ_ONLY, STR)
-from mcp_ros_bridge.capabilities.weighing import (gravity_in_sensor, held_mass_kg,
-                                                  samples_after, steady, tool_wrench)
+from mcp_ros_bridge.capabilities.tare import current as current_tare
+from mcp_ros_bridge.capabilities.weighing import (gripper_gravity, held_mass_kg, samples_after,
+                                                  steady)
 from mcp_ros_bridge.filters import apply_filter
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict
 import numpy as np
@@ -20,7 +21,7 @@ WRENCH_OUTPUT = output_schema({
     'units': {'type': 'object', 'additionalProperties': STR},
     'force_magnitude_n': NUM, 'samples_used': {'type': 'integer'}, 'stamp': NUM,
     'age_s': NUM, 'rate_hz': NUM, 'std': {'type': 'object', 'additionalProperties': NUM},
-    'compensation': {'type': 'string', 'enum': ['gripper_gravity', 'none']},
+    'compensation': {'type': 'string', 'enum': ['gripper_gravity', 'tared', 'none']},
     'held_mass_g': NUM, 'steady': BOOL,
 }, ['frame', 'filter', 'values', 'units', 'samples_used', 'age_s', 'compensation'])
 
@@ -35,17 +36,6 @@ POSE_OUTPUT = output_schema({'pose': POSE, 'link': STR}, ['pose'])
 OBJECT_OUTPUT = output_schema({'object': STR, 'pose': POSE}, ['object', 'pose'])
 
 
-async def _gripper_gravity(ctx: CallContext) -> tuple[np.ndarray, np.ndarray] | str:
-    """Return the gripper's static wrench and gravity in the sensor frame, or why not."""
-    r = ctx.robot
-    try:
-        pose = await ctx.backend.end_effector_pose(r.base_frame, r.ft_frame)
-    except BackendError as exc:
-        return f'the sensor orientation is unknown ({exc.message})'
-    g = gravity_in_sensor(pose.orientation)
-    return tool_wrench(r.gripper_mass_kg, r.gripper_com_m, g), g
-
-
 async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Read and filter the newest wrench samples, net of the gripper's weight by default."""
     kind = args['filter']
@@ -54,18 +44,21 @@ async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     w = await ctx.backend.wrench_samples(window)
     arr = np.asarray(w.samples, dtype=float)
     note, held = '', None
-    gravity = await _gripper_gravity(ctx) if args['subtract_gripper_weight'] else ''
+    gravity = await gripper_gravity(ctx) if args['subtract_gripper_weight'] else ''
+    tare = current_tare(ctx) if isinstance(gravity, tuple) else None
     if isinstance(gravity, tuple):
         still = steady(arr, gravity[1])
         if not still:  # e.g. the end of a motion is in the window: weigh a fresh window
             w = await samples_after(ctx.backend, window, w.stamps[-1] if w.stamps else 0.0)
             arr = np.asarray(w.samples, dtype=float)
             still = steady(arr, gravity[1])
-        est = apply_filter(kind, arr) - gravity[0]
+        est = apply_filter(kind, arr) - gravity[0] - (0.0 if tare is None else tare.offset)
         held = round(held_mass_kg(est, gravity[1]) * 1000.0, 1)
-        note = (f" Net of the gripper's weight; holding \u2248 {held:.0f} g." if still else
-                " Net of the gripper's weight; the load kept changing during the window (about "
-                f'{held:.0f} g): hold the arm still and read again to weigh.')
+        net = (" Net of the gripper's weight" if tare is None else " Net of the gripper's "
+               f'weight and the tare taken {fmt(tare.age_s(), 0)} s ago')
+        note = (f'{net}; holding \u2248 {held:.0f} g.' if still else
+                f'{net}; the load kept changing during the window (about {held:.0f} g): hold '
+                'the arm still and read again to weigh.')
     else:
         est = apply_filter(kind, arr)
         if gravity:
@@ -78,7 +71,8 @@ async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
         'force_magnitude_n': round(float(np.linalg.norm(est[:3])), 4),
         'samples_used': int(arr.shape[0]), 'stamp': w.stamps[-1] if w.stamps else 0.0,
         'age_s': round(w.age_s, 4), 'rate_hz': round(w.rate_hz, 1),
-        'compensation': 'gripper_gravity' if held is not None else 'none',
+        'compensation': 'none' if held is None else 'gripper_gravity' if tare is None
+        else 'tared',
     }
     if held is not None:
         s['held_mass_g'] = held

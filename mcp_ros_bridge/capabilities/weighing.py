@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import time
 from typing import Any
 
+from mcp_ros_bridge.backends.port import BackendError
 import numpy as np
 from transforms3d.quaternions import quat2mat
 
@@ -60,3 +61,14 @@ async def samples_after(backend: Any, count: int, since: float) -> Any:
         await asyncio.sleep(min(0.05, (count - fresh) / max(w.rate_hz, 1.0)))
         w = await backend.wrench_samples(count)
     return w
+
+
+async def gripper_gravity(ctx: Any) -> tuple[np.ndarray, np.ndarray] | str:
+    """Return the gripper's static wrench and gravity in the sensor frame, or why not."""
+    r = ctx.robot
+    try:
+        pose = await ctx.backend.end_effector_pose(r.base_frame, r.ft_frame)
+    except BackendError as exc:
+        return f'the sensor orientation is unknown ({exc.message})'
+    g = gravity_in_sensor(pose.orientation)
+    return tool_wrench(r.gripper_mass_kg, r.gripper_com_m, g), g

@@ -79,6 +79,7 @@ class CallPipeline:
         self.idempotency = IdempotencyCache(settings.idempotency_ttl_s)
         self.approvals = IssuedApprovals()
         self.rate = RateLimiter(settings.motion_rate_per_s, settings.motion_burst)
+        self.shared: dict[str, Any] = {}  # state capabilities keep across calls (F/T tare)
         self._validators: dict[tuple[str, str], ArgumentValidator] = {}
         self._gone: OrderedDict[tuple[str, str], None] = OrderedDict()
         self.set_catalog(catalog)
@@ -227,7 +228,8 @@ class CallPipeline:
             except Exception:  # progress is best effort
                 log.debug('progress notification failed', exc_info=True)
 
-        call_ctx = CallContext(self.backend, self.catalog.robot, spec.binding, progress)
+        call_ctx = CallContext(self.backend, self.catalog.robot, spec.binding, progress,
+                               shared=self.shared)
         try:
             if kind.preempts:
                 call_ctx.preempted = self.arbiter.preempt('stop_arm was called')

@@ -91,3 +91,25 @@ async def test_plan_only_is_refused_where_the_backend_cannot_preview(mode):
     assert r.is_error and 'UNSUPPORTED' in text_of(r) and 'nothing moved' in text_of(r)
     assert not ok.is_error
     assert [c[0] for c in backend.motion_calls] == ['move_to_joints']
+
+
+class DriftingWrench(RecordingBackend):
+    """A recording backend whose load keeps changing (the arm is not at rest)."""
+
+    async def wrench_samples(self, count):
+        """Return the double's samples with Fz ramping by 1 N across the window."""
+        w = await super().wrench_samples(count)
+        rows = tuple((r[0], r[1], r[2] + i / max(count, 1), *r[3:])
+                     for i, r in enumerate(w.samples))
+        return type(w)(rows, w.stamps, w.frame_id, w.age_s, w.rate_hz)
+
+
+async def test_tare_of_a_changing_load_is_refused_and_changes_nothing():
+    """A tare needs a still load: a drifting window is refused and the reference stays."""
+    bridge, _ = make_bridge(backend=DriftingWrench())
+    async with Client(bridge.server, mode='legacy') as c:
+        r = await c.call_tool('tare_ft_sensor', {'window': 100})
+        read = await c.call_tool('read_ft_sensor', {})
+    assert r.is_error and 'load changed during the tare window' in text_of(r)
+    assert 'tare_ft_sensor again' in text_of(r)
+    assert read.structured_content['compensation'] == 'gripper_gravity'

@@ -37,6 +37,7 @@ VALID_CALLS: dict[str, dict[str, Any]] = {
     'release_object': {'width_m': 0.06},
     'stop_arm': {},
     'read_ft_sensor': {'filter': 'moving_average', 'axes': ['Fz', 'Mx'], 'window': 10},
+    'tare_ft_sensor': {'window': 50},
     'get_joint_states': {'include_gripper': False},
     'get_end_effector_pose': {},
     'get_object_pose': {'object': 'box'},
@@ -83,6 +84,9 @@ async def test_list_tools_publishes_every_shipped_tool(mode: str) -> None:
             assert a.read_only_hint is False, name
             assert a.destructive_hint is True, name
             assert a.idempotent_hint is False, name
+        elif name == 'tare_ft_sensor':  # changes the bridge's reference, never the robot
+            assert (a.read_only_hint, a.destructive_hint, a.open_world_hint) == (
+                False, False, False), name
         else:
             assert name == 'stop_arm'
             assert a.idempotent_hint is True

@@ -91,6 +91,33 @@ async def test_weigh_a_held_object(sim_bridge, name):
     assert f'holding \u2248 {held:.0f} g' in r.content[0].text
 
 
+async def test_tare_then_weigh_and_tare_while_holding(sim_bridge):
+    """Tared empty, the held cylinder weighs to 5 %; tared while held, ~0 until cleared."""
+    true_g = float(sim_bridge.backend.world.model.body('cylinder').mass[0]) * 1000.0
+
+    async def weigh(c):
+        r = await c.call_tool('read_ft_sensor', {'window': 200})
+        assert r.structured_content['steady'] is True, r.content[0].text
+        return r.structured_content['compensation'], r.structured_content['held_mass_g']
+
+    async with Client(sim_bridge.server, mode='legacy') as c:
+        with anyio.fail_after(180):
+            empty = await c.call_tool('tare_ft_sensor', {})
+            assert not empty.is_error and empty.structured_content['tared'] is True
+            assert abs(empty.structured_content['offset_mass_g']) < 0.05 * true_g
+            await _pick(c, 'cylinder')
+            reference, held = await weigh(c)
+            assert reference == 'tared' and held == pytest.approx(true_g, rel=0.05)
+            full = await c.call_tool('tare_ft_sensor', {})
+            assert full.structured_content['offset_mass_g'] == pytest.approx(true_g, rel=0.05)
+            reference, held = await weigh(c)
+            assert reference == 'tared' and abs(held) < 0.05 * true_g
+            cleared = await c.call_tool('tare_ft_sensor', {'clear': True})
+            assert cleared.structured_content == {'tared': False}
+            reference, held = await weigh(c)
+    assert reference == 'gripper_gravity' and held == pytest.approx(true_g, rel=0.05)
+
+
 async def test_joint_move_turning_the_fingers_up_is_refused_along_the_path(sim_bridge):
     """Every planned sample stays in the approach cone: a sweep turning fingers up is refused."""
     over_the_top = [0.344, -0.812, -0.175, -0.362, -1.281, 3.109, 0.38]
