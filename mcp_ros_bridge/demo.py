@@ -2,10 +2,12 @@
 The main job: a pick-and-place on the simulation, driven through a real MCP client.
 
 Starts ``mcp-ros-bridge serve --backend sim`` as a stdio subprocess, connects
-the SDK's client, and runs the whole task with the shipped tools only: read
-sensors, move above the box, descend, grasp at 15 N, lift, carry, place,
-release, return home. Ends by checking the box's pose from physics against
-the target and saving a scene image.
+the SDK's client, and runs the task the way the ``pick_and_place`` prompt
+teaches, with the shipped tools only: list the objects, open, move above the
+box, straight down, grasp at 15 N, straight up, carry, down (each motion while
+holding must report the grip HOLDING), release, up, home by name: 12 calls.
+Ends by checking the box's pose from physics (list_objects, one of the 12)
+against the target and saving a scene image (call 13).
 """
 
 from __future__ import annotations
@@ -22,9 +24,9 @@ from mcp import Client, StdioServerParameters
 import mcp_types as types
 
 TARGET_XY = (0.45, 0.25)
-HOVER_Z = 0.18
+APPROACH_M = 0.12  # straight descent to the grasp height, and the lift
+PLACE_CLEARANCE_M = 0.003  # set the box down this far above where it was picked
 PLACE_TOLERANCE_M = 0.02
-HOME = [0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785]
 
 
 class DemoFailed(Exception):
@@ -70,42 +72,44 @@ class Demo:
         self.say(f'     -> {flag} ({time.monotonic() - t0:.2f} s) {_short(result)}')
         if expect_ok and result.is_error:
             raise DemoFailed(f'{name} failed: {_short(result)}')
+        grip = (result.structured_content or {}).get('grip')
+        if grip is not None and grip['status'] != 'HOLDING':
+            raise DemoFailed(f'{name}: the box was lost from the grip ({grip})')
         return result
 
-    async def object_xyz(self, name: str) -> tuple[float, float, float]:
-        """Return an object's position from the get_object_pose tool."""
-        r = await self.call('get_object_pose', {'object': name})
-        p = r.structured_content['pose']['position_m']
-        return (p['x'], p['y'], p['z'])
+    async def objects(self) -> dict[str, dict[str, Any]]:
+        """Return the known objects by name, as list_objects gives them (physics on the sim)."""
+        r = await self.call('list_objects')
+        return {o['name']: o for o in r.structured_content['objects']}
+
+    async def relative(self, dz: float) -> types.CallToolResult:
+        """Move the fingertip straight up (+) or down (-) by ``dz`` metres."""
+        return await self.call('move_arm_relative', {'offset': {'z': round(dz, 4)}})
 
     async def run(self, image_path: str) -> float:
-        """Run the task; return the final placement error in metres."""
-        await self.call('get_joint_states')
-        await self.call('read_ft_sensor', {'filter': 'kalman', 'axes': ['Fx', 'Fy', 'Fz']})
-        await self.call('get_end_effector_pose')
-        bx, by, bz = await self.object_xyz('box')
-        await self.call('release_object', {'width_m': 0.08})
-        await self.call('move_arm_to_pose', {'position': {'x': bx, 'y': by, 'z': HOVER_Z},
+        """Run the task as the pick_and_place skill teaches; return the placement error (m)."""
+        box = (await self.objects())['box']
+        if 'pose' not in box:
+            raise DemoFailed(f"no pose for the box: {box.get('pose_missing')}")
+        p, grasp_z = box['pose']['position_m'], box['grasp_z_m']
+        above = grasp_z + APPROACH_M
+        await self.call('release_object')
+        await self.call('move_arm_to_pose', {'position': {'x': p['x'], 'y': p['y'], 'z': above},
                                              'velocity_scaling': 0.5})
-        await self.call('plan_trajectory', {'waypoints': [{'x': bx, 'y': by, 'z': bz + 0.06},
-                                                          {'x': bx, 'y': by, 'z': bz}]})
+        await self.relative(-APPROACH_M)
         grasp = await self.call('grasp_object_force_control', {'force_n': 15})
         if grasp.structured_content.get('status') != 'HOLDING':
             raise DemoFailed('the grasp did not hold the box')
-        await self.call('plan_trajectory', {'waypoints': [{'x': bx, 'y': by, 'z': bz + 0.05},
-                                                          {'x': bx, 'y': by, 'z': HOVER_Z}]})
-        await self.call('read_ft_sensor', {'filter': 'moving_average', 'axes': ['Fz']})
+        await self.relative(APPROACH_M)
         tx, ty = TARGET_XY
-        await self.call('move_arm_to_pose', {'position': {'x': tx, 'y': ty, 'z': HOVER_Z},
+        await self.call('move_arm_to_pose', {'position': {'x': tx, 'y': ty, 'z': above},
                                              'velocity_scaling': 0.5})
-        await self.call('plan_trajectory', {'waypoints': [{'x': tx, 'y': ty, 'z': bz + 0.05},
-                                                          {'x': tx, 'y': ty, 'z': bz + 0.003}]})
-        await self.call('release_object', {'width_m': 0.08})
-        await self.call('plan_trajectory', {'waypoints': [{'x': tx, 'y': ty, 'z': bz + 0.06},
-                                                          {'x': tx, 'y': ty, 'z': HOVER_Z}]})
-        await self.call('move_arm_joints', {'positions': HOME, 'velocity_scaling': 0.5})
-        fx, fy, _ = await self.object_xyz('box')
-        error = math.hypot(fx - tx, fy - ty)
+        await self.relative(-(APPROACH_M - PLACE_CLEARANCE_M))
+        await self.call('release_object')
+        await self.relative(APPROACH_M)
+        await self.call('move_arm_to_posture', {'posture': 'home', 'velocity_scaling': 0.5})
+        placed = (await self.objects())['box']['pose']['position_m']
+        error = math.hypot(placed['x'] - tx, placed['y'] - ty)
         img = await self.call('capture_scene_image', {'width_px': 640})
         for c in img.content:
             if isinstance(c, types.ImageContent):
