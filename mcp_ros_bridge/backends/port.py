@@ -24,7 +24,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable, TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: importing the port loads no other project module
+    from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
 
 ProgressFn = Callable[[float, str], Awaitable[None]]
 """Reports a fraction done in [0, 1] and a short message, awaited on the loop."""
@@ -369,14 +372,14 @@ class RobotBackend(Protocol):
     async def object_pose(self, name: str, frame: str) -> Pose:
         """Return the pose of a known object in ``frame``."""
 
-    async def read_topic(self, binding: Mapping[str, Any]) -> dict[str, Any]:
+    async def read_topic(self, binding: TopicBinding) -> dict[str, Any]:
         """Return the newest message of a declared topic as a dict."""
 
-    async def call_service(self, binding: Mapping[str, Any],
+    async def call_service(self, binding: ServiceBinding,
                            request: Mapping[str, Any]) -> dict[str, Any]:
         """Call a declared service with a request dict; return the response."""
 
-    async def send_action_goal(self, binding: Mapping[str, Any],
+    async def send_action_goal(self, binding: ActionBinding,
                                goal: Mapping[str, Any],
                                progress: ProgressFn | None = None
                                ) -> dict[str, Any]:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from mcp_ros_bridge.backends.port import Image, ProgressFn, RobotBackend
+from mcp_ros_bridge.catalog.bindings import Binding
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.geometry import fixed
+
+_Form = TypeVar('_Form', bound=Binding)
 
 
 @dataclass
@@ -29,10 +32,16 @@ class CallContext:
 
     backend: RobotBackend
     robot: RobotConfig
-    binding: Mapping[str, Any]
+    binding: Binding
     progress: ProgressFn | None = None
     preempted: bool = False  # a stop call found a motion holding the arm and cancelled it
     shared: dict[str, Any] = field(default_factory=dict)  # kept across calls (the F/T tare)
+
+    def bound(self, form: type[_Form]) -> _Form:
+        """Return the tool's binding as ``form`` (the loader built it for this kind)."""
+        if not isinstance(self.binding, form):
+            raise TypeError(f'expected a {form.__name__}, got {self.binding!r}')
+        return self.binding
 
 
 Runner = Callable[[CallContext, dict[str, Any]], Awaitable[Outcome]]
@@ -50,6 +59,7 @@ class Kind:
     motion: bool = False
     preempts: bool = False
     returns: str = ''
+    binding: str = 'none'  # the form of its ``binding:`` (catalog.schemas.BINDING_SCHEMAS)
     # accepted but not read by the kind (the server reads it), so a call may leave it out
     optional: frozenset[str] = frozenset({'idempotency_key'})
 

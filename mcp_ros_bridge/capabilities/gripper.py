@@ -8,6 +8,7 @@ from mcp_ros_bridge.backends.port import (GraspGoal, GripperState, GripResult, G
                                           ReleaseGoal)
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTION, NUM, Outcome,
                                               output_schema, READ_ONLY, STR)
+from mcp_ros_bridge.catalog.bindings import GraspBinding
 
 FORCE_SOURCE = {'enum': ['measured', 'commanded']}
 GRIP_OUTPUT = output_schema({
@@ -36,9 +37,8 @@ def _force_text(force_n: float, source: str) -> str:
 async def run_grasp(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Close until contact and regulate the grip force (re-regulate when already holding)."""
     strategy = args['strategy']
-    speeds = ctx.binding.get('strategies', {})
     goal = GraspGoal(force_n=float(args['force_n']),
-                     speed_mps=float(speeds.get(strategy, 0.05)),
+                     speed_mps=ctx.bound(GraspBinding).strategies[strategy],
                      timeout_s=float(args['timeout_s']))
     r = await ctx.backend.grasp(goal, ctx.progress)
     s = _grip_dict(r) | {'requested_force_n': goal.force_n}
@@ -96,7 +96,8 @@ KINDS = [
     Kind('grasp', run_grasp, GRIP_OUTPUT,
          frozenset({'force_n', 'strategy', 'timeout_s', 'idempotency_key'}), MOTION,
          motion=True,
-         returns='status HOLDING or EMPTY, the finger gap (m) and the grip force (N)'),
+         returns='status HOLDING or EMPTY, the finger gap (m) and the grip force (N)',
+         binding='grasp'),
     Kind('release', run_release, GRIP_OUTPUT, frozenset({'width_m', 'idempotency_key'}),
          MOTION, motion=True,
          returns='status OPEN and the reached finger gap (m)'),

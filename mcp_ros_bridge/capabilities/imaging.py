@@ -6,6 +6,7 @@ from typing import Any
 
 from mcp_ros_bridge.capabilities.base import (CallContext, Kind, Outcome, output_schema,
                                               READ_ONLY, STR)
+from mcp_ros_bridge.catalog.bindings import CameraBinding
 
 IMAGE_OUTPUT = output_schema({'camera': STR, 'width_px': {'type': 'integer'},
                               'height_px': {'type': 'integer'}, 'mime_type': STR,
@@ -17,7 +18,7 @@ async def run_capture_image(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Capture one PNG image at a token-friendly size."""
     width = int(args['width_px'])
     height = width * 3 // 4
-    camera = str(ctx.binding.get('camera', 'scene'))
+    camera = ctx.bound(CameraBinding).camera
     img = await ctx.backend.capture_image(camera, width, height)
     s = {'camera': img.camera, 'width_px': img.width, 'height_px': img.height,
          'mime_type': img.mime_type, 'bytes': len(img.data)}
@@ -27,4 +28,4 @@ async def run_capture_image(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
 KINDS = [Kind('capture_image', run_capture_image, IMAGE_OUTPUT, frozenset({'width_px'}),
               READ_ONLY,
-         returns='a PNG image of the scene')]
+         returns='a PNG image of the scene', binding='camera')]

@@ -15,6 +15,7 @@ from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTI
 from mcp_ros_bridge.capabilities.grip_report import add_grip_report, GRIP_REPORT, held_before
 from mcp_ros_bridge.capabilities.motion_advice import explain_cone_refusal, is_cone_refusal
 from mcp_ros_bridge.capabilities.preview import PlannedOnly, preview_check, unsupported
+from mcp_ros_bridge.catalog.bindings import FrameBinding, PathBinding
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict, rpy_deg_to_quat
 
 MOTION_OUTPUT = output_schema({
@@ -137,7 +138,7 @@ async def run_move_to_pose(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     p = args['position']
     o = args['orientation']
     q = rpy_deg_to_quat(o['roll'], o['pitch'], o['yaw'])
-    frame = ctx.binding.get('frame', ctx.robot.base_frame)
+    frame = ctx.bound(FrameBinding).frame
     target = Pose((p['x'], p['y'], p['z']), q, frame)
 
     async def move(limits: MotionLimits) -> MotionResult:
@@ -162,7 +163,8 @@ async def run_move_to_joints(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
 async def run_cartesian_path(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Follow straight lines through waypoints, keeping the current orientation."""
-    frame = ctx.binding.get('frame', ctx.robot.base_frame)
+    path = ctx.bound(PathBinding)
+    frame = path.frame
     current = await ctx.backend.end_effector_pose(frame, ctx.robot.end_effector)
     waypoints = [Pose((w['x'], w['y'], w['z']), current.orientation, frame)
                  for w in args['waypoints']]
@@ -171,7 +173,7 @@ async def run_cartesian_path(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
     async def move(limits: MotionLimits) -> MotionResult:
         goal = CartesianGoal(waypoints=waypoints, limits=limits, link=ctx.robot.end_effector,
-                             max_step_m=float(ctx.binding.get('max_step_m', 0.005)),
+                             max_step_m=path.max_step_m,
                              min_fraction=float(args['min_fraction']))
         return await ctx.backend.follow_cartesian_path(goal, ctx.progress)
     return await run_motion(ctx, args, 'Straight-line path', move, length)
@@ -196,13 +198,13 @@ MOTION_PARAMS = frozenset({'velocity_scaling', 'idempotency_key', 'plan_only'})
 KINDS = [
     Kind('move_to_pose', run_move_to_pose, MOTION_OUTPUT,
          MOTION_PARAMS | {'position', 'orientation'}, MOTION, motion=True,
-         returns='the reached pose (m, deg) and its position error (mm)'),
+         returns='the reached pose (m, deg) and its position error (mm)', binding='frame'),
     Kind('move_to_joints', run_move_to_joints, MOTION_OUTPUT,
          MOTION_PARAMS | {'positions'}, MOTION, motion=True,
          returns='the reached joint angles (rad)'),
     Kind('cartesian_path', run_cartesian_path, MOTION_OUTPUT,
          MOTION_PARAMS | {'waypoints', 'min_fraction'}, MOTION, motion=True,
-         returns='the achieved path fraction and the final pose'),
+         returns='the achieved path fraction and the final pose', binding='path'),
     Kind('stop', run_stop, STOP_OUTPUT, frozenset(), STOP, preempts=True,
          returns='whether a motion was stopped'),
 ]

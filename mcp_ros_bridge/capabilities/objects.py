@@ -7,6 +7,7 @@ from typing import Any
 from mcp_ros_bridge.backends.port import BackendError
 from mcp_ros_bridge.capabilities.base import (CallContext, fmt, Kind, Outcome,
                                               output_schema, POSE_BRIEF, READ_ONLY, STR)
+from mcp_ros_bridge.catalog.bindings import FrameBinding
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict
 
 OBJECTS_OUTPUT = output_schema({
@@ -23,7 +24,7 @@ def _size_text(size: tuple[float, ...]) -> str:
 
 async def run_list_objects(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """List the catalog's objects; add each pose (its centre) where the backend has a source."""
-    frame = ctx.binding.get('frame', ctx.robot.base_frame)
+    frame = ctx.bound(FrameBinding).frame
     objects, lines, missing = [], [], {}
     for name, obj in ctx.robot.objects.items():
         entry: dict[str, Any] = {'name': name, 'colour': obj['colour'], 'shape': obj['shape'],
@@ -55,5 +56,6 @@ async def run_list_objects(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
 KINDS = [
     Kind('list_objects', run_list_objects, OBJECTS_OUTPUT, frozenset(), READ_ONLY,
-         returns='every known object with colour, shape, size (m) and centre pose'),
+         returns='every known object with colour, shape, size (m) and centre pose',
+         binding='frame'),
 ]

@@ -8,6 +8,7 @@ from typing import Any
 from mcp_ros_bridge.backends.port import CartesianGoal, JointGoal, Pose
 from mcp_ros_bridge.capabilities.base import CallContext, Kind, MOTION, Outcome
 from mcp_ros_bridge.capabilities.motion import MOTION_OUTPUT, MOTION_PARAMS, run_motion
+from mcp_ros_bridge.catalog.bindings import PathBinding
 from transforms3d.quaternions import rotate_vector
 
 
@@ -15,7 +16,8 @@ async def run_relative_move(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Move the fingertip in a straight line by an offset (m) in the base or tool frame."""
     offset = args['offset']
     delta = tuple(float(offset[k]) for k in ('x', 'y', 'z'))
-    frame = ctx.binding.get('frame', ctx.robot.base_frame)
+    path = ctx.bound(PathBinding)
+    frame = path.frame
     current = await ctx.backend.end_effector_pose(frame, ctx.robot.end_effector)
     if args['frame'] == 'tool':
         delta = tuple(float(v) for v in rotate_vector(delta, current.orientation))
@@ -25,7 +27,7 @@ async def run_relative_move(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     async def move(limits: Any) -> Any:
         goal = CartesianGoal([Pose(target, current.orientation, frame)],  # type: ignore[arg-type]
                              limits, link=ctx.robot.end_effector,
-                             max_step_m=float(ctx.binding.get('max_step_m', 0.005)))
+                             max_step_m=path.max_step_m)
         return await ctx.backend.follow_cartesian_path(goal, ctx.progress)
     return await run_motion(ctx, args, 'Relative move', move, length)
 
@@ -44,7 +46,7 @@ KINDS = [
     Kind('relative_move', run_relative_move, MOTION_OUTPUT,
          MOTION_PARAMS | {'offset', 'frame'}, MOTION, motion=True,
          returns='the reached pose (m, deg), or with plan_only the planned duration and path '
-                 'length'),
+                 'length', binding='path'),
     Kind('move_to_posture', run_move_to_posture, MOTION_OUTPUT,
          MOTION_PARAMS | {'posture'}, MOTION, motion=True,
          returns='the reached joint angles (rad), or with plan_only the planned duration and '

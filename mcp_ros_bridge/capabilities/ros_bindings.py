@@ -14,6 +14,7 @@ from typing import Any
 
 from mcp_ros_bridge.capabilities.base import (CallContext, Kind, MOTION, Outcome, output_schema,
                                               READ_ONLY, STR)
+from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
 
 RESULT_OUTPUT = output_schema({'interface': STR, 'type': STR, 'data': {'type': 'object'}},
                               ['interface', 'type', 'data'])
@@ -37,22 +38,23 @@ def get_path(source: Mapping[str, Any], dotted: str) -> Any:
     return cur
 
 
-def build_message_dict(binding: Mapping[str, Any], args: Mapping[str, Any]) -> dict[str, Any]:
+def build_message_dict(binding: ServiceBinding | ActionBinding,
+                       args: Mapping[str, Any]) -> dict[str, Any]:
     """Build a request or goal dict from constants and mapped tool arguments."""
     out: dict[str, Any] = {}
-    for dotted, value in (binding.get('constants') or {}).items():
+    for dotted, value in binding.constants.items():
         set_path(out, dotted, value)
-    for arg, dotted in (binding.get('fields') or {}).items():
+    for arg, dotted in binding.fields.items():
         if arg in args:
             set_path(out, dotted, args[arg])
     return out
 
 
-def _summarise(binding: Mapping[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
-    picks = binding.get('summary')
-    if not picks:
+def _summarise(binding: TopicBinding | ServiceBinding | ActionBinding,
+               data: Mapping[str, Any]) -> dict[str, Any]:
+    if not binding.summary:
         return dict(data)
-    return {p: get_path(data, p) for p in picks}
+    return {p: get_path(data, p) for p in binding.summary}
 
 
 def _text(verb: str, name: str, data: Mapping[str, Any]) -> str:
@@ -64,18 +66,18 @@ def _text(verb: str, name: str, data: Mapping[str, Any]) -> str:
 
 async def run_topic(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Return the newest message of the declared topic."""
-    b = ctx.binding
+    b = ctx.bound(TopicBinding)
     data = _summarise(b, await ctx.backend.read_topic(b))
-    return Outcome(_text('Latest message on', b['topic'], data),
-                   {'interface': b['topic'], 'type': b['type'], 'data': data})
+    return Outcome(_text('Latest message on', b.topic, data),
+                   {'interface': b.topic, 'type': b.interface_type, 'data': data})
 
 
 async def run_service(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Call the declared service with mapped arguments."""
-    b = ctx.binding
+    b = ctx.bound(ServiceBinding)
     data = _summarise(b, await ctx.backend.call_service(b, build_message_dict(b, args)))
-    return Outcome(_text('Response from', b['service'], data),
-                   {'interface': b['service'], 'type': b['type'], 'data': data})
+    return Outcome(_text('Response from', b.service, data),
+                   {'interface': b.service, 'type': b.interface_type, 'data': data})
 
 
 _ACTION_ADVICE = {
@@ -89,29 +91,27 @@ _ACTION_ADVICE = {
 
 async def run_action(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Send a goal to the declared action and wait for its result."""
-    b = ctx.binding
+    b = ctx.bound(ActionBinding)
     res = await ctx.backend.send_action_goal(b, build_message_dict(b, args), ctx.progress)
-    status = res.get('status', 'UNKNOWN')
-    structured: dict[str, Any] = {'interface': b['action'], 'type': b['type'], 'data': res}
-    text = _text(f'Action {status} from', b['action'], res)
+    status = res['status']
+    structured: dict[str, Any] = {'interface': b.action, 'type': b.interface_type, 'data': res}
+    text = _text(f'Action {status} from', b.action, res)
     if status == 'SUCCEEDED':
         return Outcome(text, structured)
     # Like every other failure, name the code so agents and the audit log can act on it.
     advice = _ACTION_ADVICE.get(status, 'The action did not succeed.')
-    advice = advice.format(timeout=b.get('timeout_s', 30.0))
+    advice = advice.format(timeout=b.timeout_s)
     return Outcome(f'{text} {advice}', structured, is_error=True, error_code=status,
-                   error_details={'action': b['action']})
+                   error_details={'action': b.action})
 
 
 KINDS = [
     Kind('ros_topic', run_topic, RESULT_OUTPUT, frozenset({'*'}), READ_ONLY,
-         returns='the latest message of the declared topic'),
+         returns='the latest message of the declared topic', binding='ros_topic'),
     Kind('ros_service', run_service, RESULT_OUTPUT, frozenset({'*'}),
          {'readOnlyHint': False, 'destructiveHint': True, 'idempotentHint': False,
           'openWorldHint': True},
-         returns='the service response'),
+         returns='the service response', binding='ros_service'),
     Kind('ros_action', run_action, RESULT_OUTPUT, frozenset({'*'}), MOTION, motion=True,
-         returns='the action status and result'),
+         returns='the action status and result', binding='ros_action'),
 ]
-
-BINDING_KEYS = {'ros_topic': 'topic', 'ros_service': 'service', 'ros_action': 'action'}

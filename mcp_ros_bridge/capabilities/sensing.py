@@ -10,6 +10,7 @@ from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, NUM,
 from mcp_ros_bridge.capabilities.tare import current as current_tare
 from mcp_ros_bridge.capabilities.weighing import (gripper_gravity, held_mass_kg, samples_after,
                                                   steady)
+from mcp_ros_bridge.catalog.bindings import FrameBinding
 from mcp_ros_bridge.filters import apply_filter
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict
 import numpy as np
@@ -113,7 +114,7 @@ async def run_read_joints(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
 async def run_read_ee_pose(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Read the end-effector pose in the configured frame."""
-    frame = ctx.binding.get('frame', ctx.robot.base_frame)
+    frame = ctx.bound(FrameBinding).frame
     pose = await ctx.backend.end_effector_pose(frame, ctx.robot.end_effector)
     return Outcome(f'{ctx.robot.end_effector} at {describe_pose(pose)}.',
                    {'pose': pose_to_dict(pose), 'link': ctx.robot.end_effector})
@@ -121,7 +122,7 @@ async def run_read_ee_pose(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
 async def run_read_object_pose(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Read a known object's pose."""
-    frame = ctx.binding.get('frame', ctx.robot.base_frame)
+    frame = ctx.bound(FrameBinding).frame
     pose = await ctx.backend.object_pose(args['object'], frame)
     return Outcome(f"{args['object']} at {describe_pose(pose)}.",
                    {'object': args['object'], 'pose': pose_to_dict(pose)})
@@ -136,8 +137,8 @@ KINDS = [
          READ_ONLY,
          returns='joint positions, velocities and efforts with the sample age'),
     Kind('read_ee_pose', run_read_ee_pose, POSE_OUTPUT, frozenset(), READ_ONLY,
-         returns='the gripper pose (m, deg, quaternion)'),
+         returns='the gripper pose (m, deg, quaternion)', binding='frame'),
     Kind('read_object_pose', run_read_object_pose, OBJECT_OUTPUT, frozenset({'object'}),
          READ_ONLY,
-         returns='the object pose (m, deg)'),
+         returns='the object pose (m, deg)', binding='frame'),
 ]

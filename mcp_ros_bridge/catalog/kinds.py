@@ -26,6 +26,10 @@ class KindShape(Protocol):
         """Return the schema of the kind's ``structuredContent``."""
 
     @property
+    def binding(self) -> str:
+        """Return the form of the kind's ``binding:`` (a key of ``BINDING_SCHEMAS``)."""
+
+    @property
     def optional(self) -> frozenset[str]:
         """Return the parameters a call may leave out (the kind does not read them)."""
 

@@ -12,12 +12,15 @@ import os
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from mcp_ros_bridge.catalog.bindings import Binding, binding_json, build_binding, GraspBinding
+from mcp_ros_bridge.catalog.defaults import fill_defaults
 from mcp_ros_bridge.catalog.kinds import KindRegistry, unfilled
 from mcp_ros_bridge.catalog.language import localize_schema, pick_text
 from mcp_ros_bridge.catalog.lint_model import Report
 from mcp_ros_bridge.catalog.lint_rules import check_limits
 from mcp_ros_bridge.catalog.robot import RobotConfig
-from mcp_ros_bridge.catalog.schemas import ROBOT_SCHEMA, TEXT, TOOLS_SCHEMA
+from mcp_ros_bridge.catalog.schemas import (BINDING_SCHEMAS, ROBOT_SCHEMA, TEXT, TOOL_SCHEMA,
+                                            TOOLS_SCHEMA)
 from mcp_ros_bridge.catalog.yaml_lines import (ConfigError, format_path, load_yaml, LoadedYaml,
                                                MAX_CHARS)
 
@@ -37,7 +40,7 @@ class ToolSpec:
     input_schema: dict[str, Any]
     output_schema: dict[str, Any]
     annotations: dict[str, Any]
-    binding: dict[str, Any]
+    binding: Binding
     requires_approval: bool
     backends: tuple[str, ...]
 
@@ -148,10 +151,35 @@ def _hash(tools: tuple[ToolSpec, ...]) -> str:
     body = [{'name': t.name, 'title': t.title, 'version': t.version, 'kind': t.kind,
              'description': t.description, 'input': t.input_schema,
              'output': t.output_schema, 'annotations': t.annotations,
-             'binding': t.binding, 'approval': t.requires_approval, 'backends': t.backends}
+             'binding': binding_json(t.binding), 'approval': t.requires_approval,
+             'backends': t.backends}
             for t in tools]
     blob = json.dumps(body, sort_keys=True, separators=(',', ':'), default=str)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def load_binding(form: str, raw: Any, robot: Mapping[str, Any], doc: LoadedYaml,
+                 path: tuple[Any, ...]) -> Binding:
+    """Fill the ``form`` binding's defaults, resolve its references, validate and type it."""
+    schema = BINDING_SCHEMAS[form]
+    data = resolve_refs(fill_defaults(schema, raw) if isinstance(raw, dict) else raw,
+                        robot, doc, path)
+    for err in Draft202012Validator(schema).iter_errors(data):
+        raise doc.error(path + tuple(err.absolute_path),
+                        f'{err.message} (expected by the {form!r} binding of this kind)')
+    return build_binding(form, data)
+
+
+def _check_strategies(doc: LoadedYaml, base: tuple[Any, ...], schema: dict[str, Any],
+                      binding: Binding) -> None:
+    """Refuse a grasp strategy the input offers but the binding gives no speed for."""
+    if not isinstance(binding, GraspBinding):
+        return
+    offered = schema.get('properties', {}).get('strategy', {}).get('enum', ())
+    missing = sorted(set(offered) - set(binding.strategies))
+    if missing:
+        raise doc.error(base + ('binding', 'strategies'), f'no closing speed for strategy '
+                        f'{missing}; give each strategy of the input enum a speed (m/s)')
 
 
 def read_config_file(config_dir: str, name: str) -> LoadedYaml:
@@ -237,16 +265,17 @@ def load_catalog(config_dir: str, lang: str = 'en', *, kinds: KindRegistry) -> C
                             f"kind {kind.name!r} reads {'.'.join(path)}, which a call may leave "
                             'out; give it a default (defaults live only here) or require it')
         _refuse_wide_bounds(doc, i, raw['name'], kind.parameters, schema, robot)
-        binding = resolve_refs(raw.get('binding', {}), robot_doc.data, doc, base + ('binding',))
+        raw = fill_defaults(TOOL_SCHEMA, raw)
+        binding = load_binding(kind.binding, raw['binding'], robot_doc.data, doc,
+                               base + ('binding',))
+        _check_strategies(doc, base, schema, binding)
         title = pick_text(raw['title'], lang)
-        annotations = dict(kind.annotations) | {'title': title}
-        annotations.update(raw.get('annotations', {}))
+        annotations = dict(kind.annotations) | {'title': title} | raw['annotations']
         tools.append(ToolSpec(
             name=raw['name'], title=title, version=raw['version'], kind=raw['kind'],
             description=pick_text(raw['description'], lang), input_schema=schema,
             output_schema=kind.output_schema, annotations=annotations, binding=binding,
-            requires_approval=bool(raw.get('requires_approval', False)),
-            backends=tuple(raw.get('backends', ('sim', 'ros')))))
+            requires_approval=raw['requires_approval'], backends=tuple(raw['backends'])))
     t = tuple(tools)
     return Catalog(config_dir, robot, t, _hash(t))
 

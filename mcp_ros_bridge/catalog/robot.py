@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
+from mcp_ros_bridge.catalog.defaults import fill_defaults
 from mcp_ros_bridge.catalog.ros_settings import RosSettings
+from mcp_ros_bridge.catalog.schemas import ROBOT_SCHEMA
 
 
 @dataclass(frozen=True)
@@ -38,8 +41,8 @@ class Limits:
     min_cartesian_fraction: float
     motion_timeout_s: float
     approach_cone_deg: float
-    policy: str = 'reject'
-    policies: Mapping[str, str] = field(default_factory=dict)
+    policy: str
+    policies: Mapping[str, str]
 
     def policy_for(self, limit: str) -> str:
         """Return ``reject`` or ``clamp`` for the named limit."""
@@ -74,12 +77,13 @@ class RobotConfig:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> RobotConfig:
-        """Build from an already schema-validated ``robot.yaml`` mapping."""
+        """Build from a schema-validated ``robot.yaml`` mapping, filling the schema's defaults."""
+        d = fill_defaults(ROBOT_SCHEMA, dict(d))
         lim = dict(d['limits'])
         ws = lim.pop('workspace')
         limits = Limits(
             workspace=Workspace(ws['frame'], tuple(ws['min']), tuple(ws['max'])),
-            policies=dict(lim.pop('policies', {}) or {}),
+            policies=MappingProxyType(lim.pop('policies')),
             **lim,
         )
         fr, mv, jt, gr = d['frames'], d['moveit'], d['joints'], d['gripper']
@@ -89,14 +93,15 @@ class RobotConfig:
             end_effector=fr['end_effector'],
             ft_frame=fr['ft_sensor'],
             group=mv['group'],
-            gripper_group=mv.get('gripper_group', ''),
-            planner_id=mv.get('planner_id', ''),
-            pipeline_id=mv.get('pipeline_id', ''),
+            gripper_group=mv['gripper_group'],
+            planner_id=mv['planner_id'],
+            pipeline_id=mv['pipeline_id'],
             arm_joints=tuple(jt['arm']),
-            gripper_joints=tuple(jt.get('gripper', ())),
+            gripper_joints=tuple(jt['gripper']),
             home=tuple(float(v) for v in jt['postures']['home']),
-            postures={k: tuple(float(v) for v in p) for k, p in jt['postures'].items()},
-            objects={k: dict(v) for k, v in d['objects'].items()},
+            postures=MappingProxyType({k: tuple(float(v) for v in p)
+                                       for k, p in jt['postures'].items()}),
+            objects=MappingProxyType({k: MappingProxyType(v) for k, v in d['objects'].items()}),
             arm_position_limits=tuple((float(lo), float(hi))
                                       for lo, hi in jt['position_limits']),
             gripper_max_width_m=gr['max_width_m'],
@@ -105,7 +110,7 @@ class RobotConfig:
             gripper_mass_kg=float(gr['mass_kg']),
             gripper_com_m=tuple(float(v) for v in gr['com_m']),  # type: ignore[arg-type]
             limits=limits,
-            ros=RosSettings.from_dict(d.get('ros', {})),
+            ros=RosSettings.from_dict(d['ros']),
         )
 
 

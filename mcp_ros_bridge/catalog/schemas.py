@@ -11,6 +11,7 @@ _NAME: dict[str, Any] = {'type': 'string', 'minLength': 1}
 _VEC3: dict[str, Any] = {'type': 'array', 'items': _NUM, 'minItems': 3, 'maxItems': 3}
 _ROS_NAME: dict[str, Any] = {'type': 'string', 'pattern': '^/?[A-Za-z_~{][A-Za-z0-9_/{}~]*$'}
 _POLICY: dict[str, Any] = {'enum': ['reject', 'clamp']}
+_EMPTY_DEFAULT: dict[str, Any] = {'type': 'string', 'default': ''}  # empty: not used
 
 
 def _obj(props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
@@ -77,11 +78,11 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
     'format': {'const': 1},
     'robot': _NAME,
     'frames': _obj({'base': _NAME, 'end_effector': _NAME, 'ft_sensor': _NAME}),
-    'moveit': _obj({'group': _NAME, 'gripper_group': {'type': 'string'},
-                    'planner_id': {'type': 'string'}, 'pipeline_id': {'type': 'string'}},
-                   ['group']),
+    'moveit': _obj({'group': _NAME, 'gripper_group': _EMPTY_DEFAULT,
+                    'planner_id': _EMPTY_DEFAULT, 'pipeline_id': _EMPTY_DEFAULT}, ['group']),
     'joints': _obj({'arm': {'type': 'array', 'items': _NAME, 'minItems': 1, 'uniqueItems': True},
-                    'gripper': {'type': 'array', 'items': _NAME, 'uniqueItems': True},
+                    'gripper': {'type': 'array', 'items': _NAME, 'uniqueItems': True,
+                                'default': []},
                     'postures': {'type': 'object', 'required': ['home'],
                                  'propertyNames': {'pattern': '^[a-z][a-z0-9_]{0,31}$'},
                                  'additionalProperties': {'type': 'array', 'items': _NUM,
@@ -89,7 +90,7 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
                     'position_limits': {'type': 'array', 'items': {
                         'type': 'array', 'items': _NUM, 'minItems': 2, 'maxItems': 2}}},
                    ['arm', 'postures', 'position_limits']),  # no limits: refuse to start
-    'ros': ROS_SCHEMA,
+    'ros': ROS_SCHEMA | {'default': {}},
     'gripper': _obj({'max_width_m': _POS, 'min_force_n': _POS, 'max_force_n': _POS,
                      'mass_kg': {'type': 'number', 'minimum': 0}, 'com_m': _VEC3}),
     'objects': {'type': 'object', 'propertyNames': {'pattern': '^[a-z][a-z0-9_]{0,31}$'},
@@ -110,8 +111,8 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
         'min_cartesian_fraction': _FRACTION,
         'approach_cone_deg': {'type': 'number', 'exclusiveMinimum': 0, 'maximum': 180},
         'motion_timeout_s': _POS,
-        'policy': _POLICY,
-        'policies': {'type': 'object', 'additionalProperties': _POLICY,
+        'policy': _POLICY | {'default': 'reject'},
+        'policies': {'type': 'object', 'additionalProperties': _POLICY, 'default': {},
                      'propertyNames': {'enum': [
                          'workspace', 'velocity_scaling', 'acceleration_scaling',
                          'gripper_force', 'cartesian_speed', 'joint_limits']}},
@@ -141,14 +142,56 @@ TOOL_SCHEMA: dict[str, Any] = _obj({
                          'destructiveHint': {'type': 'boolean'},
                          'idempotentHint': {'type': 'boolean'},
                          'openWorldHint': {'type': 'boolean'},
-                         'title': {'type': 'string'}}, []),
-    'requires_approval': {'type': 'boolean'},
+                         'title': {'type': 'string'}}, []) | {'default': {}},
+    'requires_approval': {'type': 'boolean', 'default': False},
     'backends': {'type': 'array', 'items': {'enum': ['sim', 'ros']}, 'minItems': 1,
-                 'uniqueItems': True},
-    'binding': {'type': 'object'},
+                 'uniqueItems': True, 'default': ['sim', 'ros']},
+    'binding': {'type': 'object', 'default': {}},  # its form's schema: BINDING_SCHEMAS
 }, ['name', 'title', 'version', 'kind', 'description', 'input'])
 
 TOOLS_SCHEMA: dict[str, Any] = _obj({
     'format': {'const': 1},
     'tools': {'type': 'array', 'items': TOOL_SCHEMA, 'minItems': 1},
 }, ['format', 'tools'])
+
+# A tool's ``binding:`` by the form its kind names; each ``default`` is the one place that
+# value's default lives (the loader fills them in before the kind runs).
+_BASE_FRAME: dict[str, Any] = {'type': 'string', 'minLength': 1,
+                               'default': {'$robot': 'frames.base'}}
+_MAX_STEP: dict[str, Any] = {'type': 'number', 'exclusiveMinimum': 0, 'maximum': 0.1,
+                             'default': 0.005}
+_SUMMARY: dict[str, Any] = {'type': 'array', 'items': _NAME, 'default': []}
+_FIELDS: dict[str, Any] = {'type': 'object', 'additionalProperties': _NAME, 'default': {}}
+_CONSTANTS: dict[str, Any] = {'type': 'object', 'default': {}}
+
+
+def _interface(name: str, kind: str, extra: dict[str, Any]) -> dict[str, Any]:
+    """Return the binding schema of a declared topic, service or action."""
+    return _obj({name: {'type': 'string', 'pattern': _ROS_NAME['pattern']},
+                 'type': {'type': 'string',
+                          'pattern': rf'^[A-Za-z][A-Za-z0-9_]*/{kind}/[A-Za-z0-9_]+$'},
+                 'summary': _SUMMARY, **extra}, [name, 'type'])
+
+
+def _request(timeout_s: float) -> dict[str, Any]:
+    """Return the binding keys of a service call or action goal built from tool arguments."""
+    return {'timeout_s': {'type': 'number', 'exclusiveMinimum': 0, 'maximum': 3600,
+                          'default': timeout_s},
+            'fields': _FIELDS, 'constants': _CONSTANTS}
+
+
+BINDING_SCHEMAS: dict[str, dict[str, Any]] = {
+    'none': _obj({}),
+    'frame': _obj({'frame': _BASE_FRAME}, []),
+    'path': _obj({'frame': _BASE_FRAME, 'max_step_m': _MAX_STEP}, []),
+    'grasp': _obj({'strategies': {
+        'type': 'object', 'minProperties': 1, 'additionalProperties': _POS,
+        'default': {'standard': 0.05, 'gentle': 0.01}}}, []),
+    'camera': _obj({'camera': {'type': 'string', 'minLength': 1, 'default': 'scene'}}, []),
+    'ros_topic': _interface('topic', 'msg', {
+        'qos': _choice(Qos, 'reliable'),
+        'wait_s': {'type': 'number', 'exclusiveMinimum': 0, 'maximum': 60, 'default': 1.0},
+        'max_age_s': _POS}),
+    'ros_service': _interface('service', 'srv', _request(5.0)),
+    'ros_action': _interface('action', 'action', _request(30.0)),
+}

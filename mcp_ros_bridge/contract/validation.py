@@ -131,35 +131,3 @@ def problem_field(p: Problem) -> str:
         if keys:
             return field_name(p.path + (keys[0],))
     return field_name(p.path)
-
-
-def fill_defaults(schema: dict[str, Any], args: dict[str, Any]) -> dict[str, Any]:
-    """Return a copy of valid ``args`` with schema defaults filled in, recursively."""
-    out: dict[str, Any] = json_copy(args)
-    _fill(schema, out)
-    return out
-
-
-def json_copy(value: Any) -> Any:
-    """Return a deep copy of JSON data (dicts, lists, scalars), faster than ``deepcopy``."""
-    if isinstance(value, dict):
-        return {k: json_copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [json_copy(v) for v in value]
-    return value
-
-
-def _fill(schema: dict[str, Any], value: Any) -> None:
-    if isinstance(value, dict):
-        for name, sub in schema.get('properties', {}).items():
-            if not isinstance(sub, dict):
-                continue
-            if name not in value and 'default' in sub:
-                value[name] = json_copy(sub['default'])
-            if name in value:
-                _fill(sub, value[name])
-    elif isinstance(value, list):
-        items = schema.get('items')
-        if isinstance(items, dict):
-            for v in value:
-                _fill(items, v)

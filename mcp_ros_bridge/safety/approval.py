@@ -43,7 +43,7 @@ class Denied(Exception):
 async def plan_summary(spec: ToolSpec, args: dict[str, Any], backend: RobotBackend,
                        robot: RobotConfig) -> str:
     """Describe what will move: target, distance, estimated duration and speed."""
-    scaling = float(args.get('velocity_scaling', robot.limits.default_velocity_scaling))
+    scaling = args.get('velocity_scaling')  # filled from its default; absent: no arm motion
     lines = [f'{spec.title} ({spec.name}) asks to move the robot.']
     target = args.get('position')
     if target is None and args.get('waypoints'):
@@ -54,17 +54,23 @@ async def plan_summary(spec: ToolSpec, args: dict[str, Any], backend: RobotBacke
         try:
             now = await backend.end_effector_pose(robot.base_frame, robot.end_effector)
             dist = math.dist(now.position, (target['x'], target['y'], target['z']))
-            speed = robot.limits.max_cartesian_speed_mps * scaling
-            lines.append(f'Distance: {dist:.3f} m; about {dist / max(speed, 1e-3):.1f} s at up '
-                         f'to {speed * 1000:.0f} mm/s.')
+            lines.append(f'Distance: {dist:.3f} m' + _duration(dist, scaling, robot) + '.')
         except Exception:  # noqa: BLE001 - the summary is best effort
             lines.append('Distance: unknown (current pose unavailable).')
     elif 'positions' in args:
         lines.append('Target joints (rad): ' + ', '.join(fixed(v, 3) for v in args['positions']))
     elif 'force_n' in args:
         lines.append(f"Grip force: {args['force_n']} N.")
-    lines.append(f'Speed scaling: {scaling:.2f} of maximum.')
+    if scaling is not None:
+        lines.append(f'Speed scaling: {scaling:.2f} of maximum.')
     return '\n'.join(lines)
+
+
+def _duration(dist: float, scaling: float | None, robot: RobotConfig) -> str:
+    if scaling is None:
+        return ''
+    speed = robot.limits.max_cartesian_speed_mps * scaling
+    return f'; about {dist / max(speed, 1e-3):.1f} s at up to {speed * 1000:.0f} mm/s'
 
 
 def _verdict(result: types.ElicitResult) -> None:

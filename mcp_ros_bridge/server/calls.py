@@ -24,11 +24,12 @@ import anyio
 from mcp.shared.exceptions import MCPError
 from mcp_ros_bridge.backends.port import BackendError, RobotBackend
 from mcp_ros_bridge.capabilities import CallContext, Kind, KINDS, Outcome
+from mcp_ros_bridge.catalog.defaults import fill_defaults
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
 from mcp_ros_bridge.contract.errors import not_an_object_text, validation_error_text
 from mcp_ros_bridge.contract.results import (backend_error_result, error_block, error_result,
                                              outcome_result)
-from mcp_ros_bridge.contract.validation import ArgumentValidator, fill_defaults, problem_field
+from mcp_ros_bridge.contract.validation import ArgumentValidator, problem_field
 from mcp_ros_bridge.safety.approval import (Denied, IssuedApprovals, plan_summary,
                                             request_approval)
 from mcp_ros_bridge.safety.arbiter import BusyError, MotionArbiter, StoppedBeforeStart

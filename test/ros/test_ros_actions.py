@@ -9,11 +9,15 @@ The servers are raw test_msgs Fibonacci action servers on a peer node
 """
 
 import asyncio
+from dataclasses import replace
 import os
 
 import anyio
 from mcp_ros_bridge.backends.port import BackendError
 from mcp_ros_bridge.backends.ros import RosBackend
+from mcp_ros_bridge.catalog.bindings import build_binding
+from mcp_ros_bridge.catalog.defaults import fill_defaults
+from mcp_ros_bridge.catalog.schemas import BINDING_SCHEMAS
 import pytest
 import ros_support
 
@@ -40,8 +44,9 @@ async def setup():
 
 
 def binding(prefix, name, timeout_s=5.0):
-    """Return a declared action binding as the tool YAML gives it."""
-    return {'action': f'{prefix}/{name}', 'type': TYPE, 'timeout_s': timeout_s}
+    """Return a declared action binding as the catalog builds it from the tool YAML."""
+    data = {'action': f'{prefix}/{name}', 'type': TYPE, 'timeout_s': timeout_s}
+    return build_binding('ros_action', fill_defaults(BINDING_SCHEMAS['ros_action'], data))
 
 
 async def wait_thread_event(event, timeout_s=5.0):
@@ -170,6 +175,6 @@ async def test_malformed_goal_is_refused_before_sending(setup, goal):
 
 async def test_undeclared_interface_type_is_unsupported(setup):
     backend, _, prefix = setup
-    bad = {'action': f'{prefix}/ok', 'type': 'nonexistent_msgs/action/Thing'}
+    bad = replace(binding(prefix, 'ok'), interface_type='nonexistent_msgs/action/Thing')
     with pytest.raises(BackendError, match='UNSUPPORTED'):
         await backend.send_action_goal(bad, {})

@@ -20,6 +20,7 @@ from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGo
                                           MotionLimits, MotionResult, MotionStatus, Pose, PoseGoal,
                                           ProgressFn, ReleaseGoal, WrenchSamples)
 from mcp_ros_bridge.backends.ros import verify
+from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
 from mcp_ros_bridge.catalog.robot import RobotConfig
 
 if TYPE_CHECKING:  # rclpy-importing modules, loaded only when the backend starts
@@ -239,16 +240,16 @@ class RosBackend:
         """Return the newest pose of ``name`` from its ``ros.object_pose_topics`` topic."""
         return self.parts.objects.read(name, frame, self.parts.runtime.now_s())
 
-    async def read_topic(self, binding: Mapping[str, Any]) -> dict[str, Any]:
+    async def read_topic(self, binding: TopicBinding) -> dict[str, Any]:
         """Return the newest message of a declared topic as a dict with ``age_s``."""
         return await self.parts.bindings.read_topic(binding)
 
-    async def call_service(self, binding: Mapping[str, Any],
+    async def call_service(self, binding: ServiceBinding,
                            request: Mapping[str, Any]) -> dict[str, Any]:
         """Call a declared service with a request dict."""
         return await self.parts.bindings.call_service(binding, request)
 
-    async def send_action_goal(self, binding: Mapping[str, Any], goal: Mapping[str, Any],
+    async def send_action_goal(self, binding: ActionBinding, goal: Mapping[str, Any],
                                progress: ProgressFn | None = None) -> dict[str, Any]:
         """Send a goal to a declared action; return status, result and feedback count."""
         return await self.parts.bindings.send_action_goal(binding, goal, progress)

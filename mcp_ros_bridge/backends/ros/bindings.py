@@ -19,13 +19,7 @@ from mcp_ros_bridge.backends.ros.actions import call_service, GoalRunner
 from mcp_ros_bridge.backends.ros.messages import build_message, import_interface, message_to_dict
 from mcp_ros_bridge.backends.ros.runtime import call_soon, qos_from_name, RosRuntime
 from mcp_ros_bridge.backends.ros.sensors import stamp_s
-
-
-def _field(binding: Mapping[str, Any], key: str) -> str:
-    value = binding.get(key)
-    if not isinstance(value, str) or not value:
-        raise BackendError('INVALID_GOAL', f'the binding has no {key!r} name: {dict(binding)}')
-    return value
+from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
 
 
 def _fill(cls: Any, data: Mapping[str, Any], what: str) -> Any:
@@ -60,21 +54,21 @@ class DeclaredBindings:
         self._topics: dict[tuple[str, str], _TopicCache] = {}
         self._services: dict[tuple[str, str], Any] = {}
 
-    async def read_topic(self, binding: Mapping[str, Any]) -> dict[str, Any]:
+    async def read_topic(self, binding: TopicBinding) -> dict[str, Any]:
         """Return the newest message of the declared topic with its age."""
-        topic, type_name = _field(binding, 'topic'), _field(binding, 'type')
+        topic, type_name = binding.topic, binding.interface_type
         cls = import_interface(type_name, 'msg')
         key = (topic, type_name)
         if key not in self._topics:
             cache = _TopicCache(asyncio.get_running_loop())
             try:
                 self._runtime.sensor_node.create_subscription(
-                    cls, topic, cache.on_message, qos_from_name(binding.get('qos', 'reliable')))
+                    cls, topic, cache.on_message, qos_from_name(binding.qos))
             except Exception as exc:  # rclpy raises several name errors
                 raise BackendError('INVALID_GOAL', f'cannot subscribe to {topic}: {exc}') from exc
             self._topics[key] = cache
         cache = self._topics[key]
-        wait_s = float(binding.get('wait_s', 1.0))
+        wait_s = binding.wait_s
         if cache.latest is None:
             waiter = asyncio.ensure_future(cache.first.wait())
             await asyncio.wait({waiter}, timeout=wait_s)
@@ -87,18 +81,18 @@ class DeclaredBindings:
         age = time.monotonic() - received
         if hasattr(msg, 'header') and hasattr(msg.header, 'stamp') and stamp_s(msg.header) > 0:
             age = max(age, self._runtime.now_s() - stamp_s(msg.header))
-        max_age = binding.get('max_age_s')
-        if max_age is not None and age > float(max_age):
+        max_age = binding.max_age_s
+        if max_age is not None and age > max_age:
             raise BackendError('SENSOR_STALE', f'the newest message on {topic} is {age:.3f} s '
-                               f'old (max {float(max_age):.3f} s)',
+                               f'old (max {max_age:.3f} s)',
                                details={'topic': topic, 'age_s': round(age, 4)})
         return {'topic': topic, 'type': type_name, 'age_s': round(age, 6),
                 'message': message_to_dict(msg)}
 
-    async def call_service(self, binding: Mapping[str, Any],
+    async def call_service(self, binding: ServiceBinding,
                            request: Mapping[str, Any]) -> dict[str, Any]:
         """Call the declared service with ``request``; return the response as a dict."""
-        service, type_name = _field(binding, 'service'), _field(binding, 'type')
+        service, type_name = binding.service, binding.interface_type
         cls = import_interface(type_name, 'srv')
         msg = _fill(cls.Request, request, f'request for {service}')
         key = (service, type_name)
@@ -107,17 +101,17 @@ class DeclaredBindings:
                 cls, service, callback_group=self._runtime.clients_group)
         start = time.monotonic()
         response = await call_service(self._services[key], msg, name=service,
-                                      timeout_s=float(binding.get('timeout_s', 5.0)))
+                                      timeout_s=binding.timeout_s)
         return {'service': service, 'type': type_name, 'response': message_to_dict(response),
                 'duration_s': round(time.monotonic() - start, 6)}
 
-    async def send_action_goal(self, binding: Mapping[str, Any], goal: Mapping[str, Any],
+    async def send_action_goal(self, binding: ActionBinding, goal: Mapping[str, Any],
                                progress: ProgressFn | None = None) -> dict[str, Any]:
         """Send ``goal`` to the declared action; return status, result and feedback count."""
-        action, type_name = _field(binding, 'action'), _field(binding, 'type')
+        action, type_name = binding.action, binding.interface_type
         cls = import_interface(type_name, 'action')
         msg = _fill(cls.Goal, goal, f'goal for {action}')
-        timeout_s = float(binding.get('timeout_s', 30.0))
+        timeout_s = binding.timeout_s
         start = time.monotonic()
         count = [0]
 

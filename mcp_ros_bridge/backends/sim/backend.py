@@ -30,6 +30,7 @@ from mcp_ros_bridge.backends.port import (
     ReleaseGoal,
     WrenchSamples,
 )
+from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
 from mcp_ros_bridge.catalog.robot import RobotConfig
 import mujoco
 import numpy as np
@@ -311,16 +312,16 @@ class SimBackend(Runner):
                                'or libosmesa6 with MUJOCO_GL=osmesa') from exc
         return Image(data, 'image/png', width, height, camera)
 
-    async def read_topic(self, binding: Mapping[str, Any]) -> dict[str, Any]:
+    async def read_topic(self, binding: TopicBinding) -> dict[str, Any]:
         """ROS topics do not exist in the simulation."""
         raise ros_only('reading ROS topics')
 
-    async def call_service(self, binding: Mapping[str, Any],
+    async def call_service(self, binding: ServiceBinding,
                            request: Mapping[str, Any]) -> dict[str, Any]:
         """ROS services do not exist in the simulation."""
         raise ros_only('calling ROS services')
 
-    async def send_action_goal(self, binding: Mapping[str, Any], goal: Mapping[str, Any],
+    async def send_action_goal(self, binding: ActionBinding, goal: Mapping[str, Any],
                                progress: ProgressFn | None = None) -> dict[str, Any]:
         """ROS actions do not exist in the simulation."""
         raise ros_only('sending ROS action goals')

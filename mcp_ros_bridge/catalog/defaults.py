@@ -1,0 +1,38 @@
+"""Fill a JSON Schema's ``default`` values into data: the one place defaults are applied."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def fill_defaults(schema: Mapping[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """Return a copy of ``data`` with the schema's defaults filled in, recursively."""
+    out: dict[str, Any] = json_copy(data)
+    _fill(schema, out)
+    return out
+
+
+def json_copy(value: Any) -> Any:
+    """Return a deep copy of JSON data (dicts, lists, scalars), faster than ``deepcopy``."""
+    if isinstance(value, dict):
+        return {k: json_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_copy(v) for v in value]
+    return value
+
+
+def _fill(schema: Mapping[str, Any], value: Any) -> None:
+    if isinstance(value, dict):
+        for name, sub in schema.get('properties', {}).items():
+            if not isinstance(sub, Mapping):
+                continue
+            if name not in value and 'default' in sub:
+                value[name] = json_copy(sub['default'])
+            if name in value:
+                _fill(sub, value[name])
+    elif isinstance(value, list):
+        items = schema.get('items')
+        if isinstance(items, Mapping):
+            for v in value:
+                _fill(items, v)
