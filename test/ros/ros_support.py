@@ -16,6 +16,14 @@ os.environ.setdefault('ROS_DOMAIN_ID', str(10 + os.getpid() % 150))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+def declared(form, **data):
+    """Return a ``ros_topic``/``ros_service``/``ros_action`` binding as the catalog builds it."""
+    from mcp_ros_bridge.catalog.bindings import build_binding
+    from mcp_ros_bridge.catalog.defaults import fill_defaults
+    from mcp_ros_bridge.catalog.schemas import BINDING_SCHEMAS
+    return build_binding(form, fill_defaults(BINDING_SCHEMAS[form], data))
+
+
 def robot_config(max_age_s=0.2, **ros_overrides):
     """Return the shipped robot config with a short max age and unique topic names."""
     from mcp_ros_bridge.catalog.robot import RobotConfig

@@ -15,9 +15,6 @@ import os
 import anyio
 from mcp_ros_bridge.backends.port import BackendError
 from mcp_ros_bridge.backends.ros import RosBackend
-from mcp_ros_bridge.catalog.bindings import build_binding
-from mcp_ros_bridge.catalog.defaults import fill_defaults
-from mcp_ros_bridge.catalog.schemas import BINDING_SCHEMAS
 import pytest
 import ros_support
 
@@ -45,8 +42,8 @@ async def setup():
 
 def binding(prefix, name, timeout_s=5.0):
     """Return a declared action binding as the catalog builds it from the tool YAML."""
-    data = {'action': f'{prefix}/{name}', 'type': TYPE, 'timeout_s': timeout_s}
-    return build_binding('ros_action', fill_defaults(BINDING_SCHEMAS['ros_action'], data))
+    return ros_support.declared('ros_action', action=f'{prefix}/{name}', type=TYPE,
+                                timeout_s=timeout_s)
 
 
 async def wait_thread_event(event, timeout_s=5.0):

@@ -12,6 +12,7 @@ from mcp_ros_bridge.backends.port import BackendError, MotionLimits
 from mcp_ros_bridge.backends.ros import RosBackend
 import pytest
 import ros_support
+from ros_support import declared
 
 pytestmark = [pytest.mark.ros, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
@@ -52,9 +53,9 @@ def latched_battery(peer, topic, age_s=0.0):
 async def test_declared_topic_read_returns_message_and_age(setup):
     backend, peer, prefix, _ = setup
     latched_battery(peer, f'{prefix}/battery')
-    out = await backend.read_topic({'topic': f'{prefix}/battery', 'max_age_s': 2.0,
-                                    'type': 'sensor_msgs/msg/BatteryState',
-                                    'qos': 'transient_local', 'wait_s': 5.0})
+    out = await backend.read_topic(declared('ros_topic', topic=f'{prefix}/battery', max_age_s=2.0,
+                                            type='sensor_msgs/msg/BatteryState',
+                                            qos='transient_local', wait_s=5.0))
     assert out['message']['voltage'] == pytest.approx(24.5)
     assert out['message']['percentage'] == pytest.approx(0.8)
     assert 0.0 <= out['age_s'] < 2.0
@@ -65,23 +66,24 @@ async def test_declared_topic_with_old_stamp_is_stale(setup):
     backend, peer, prefix, _ = setup
     latched_battery(peer, f'{prefix}/old', age_s=10.0)
     with pytest.raises(BackendError) as err:
-        await backend.read_topic({'topic': f'{prefix}/old', 'max_age_s': 2.0, 'wait_s': 5.0,
-                                  'type': 'sensor_msgs/msg/BatteryState',
-                                  'qos': 'transient_local'})
+        await backend.read_topic(declared('ros_topic', topic=f'{prefix}/old', max_age_s=2.0,
+                                          wait_s=5.0, type='sensor_msgs/msg/BatteryState',
+                                          qos='transient_local'))
     assert err.value.code == 'SENSOR_STALE' and err.value.details['age_s'] >= 9.0
 
 
 async def test_silent_declared_topic_is_stale_after_wait(setup):
     backend, _, prefix, _ = setup
     with pytest.raises(BackendError, match=f'no message on {prefix}/quiet'):
-        await backend.read_topic({'topic': f'{prefix}/quiet', 'wait_s': 0.2,
-                                  'type': 'sensor_msgs/msg/BatteryState'})
+        await backend.read_topic(declared('ros_topic', topic=f'{prefix}/quiet', wait_s=0.2,
+                                          type='sensor_msgs/msg/BatteryState'))
 
 
 async def test_declared_service_call_round_trip(setup):
     backend, peer, prefix, _ = setup
     fake_servers.BasicTypesService(peer, prefix)
-    b = {'service': f'{prefix}/add_one', 'type': 'test_msgs/srv/BasicTypes', 'timeout_s': 5}
+    b = declared('ros_service', service=f'{prefix}/add_one', type='test_msgs/srv/BasicTypes',
+                 timeout_s=5)
     out = await backend.call_service(b, {'int32_value': 41, 'string_value': 'hi',
                                          'bool_value': False})
     assert out['response']['int32_value'] == 42
@@ -94,16 +96,16 @@ async def test_service_faults_are_backend_errors(setup):
     fake_servers.BasicTypesService(peer, prefix)
     kind = 'test_msgs/srv/BasicTypes'
     with pytest.raises(BackendError, match='INVALID_GOAL.*int32_value'):
-        await backend.call_service({'service': f'{prefix}/add_one', 'type': kind},
-                                   {'int32_value': 'x'})
+        await backend.call_service(declared('ros_service', service=f'{prefix}/add_one',
+                                            type=kind), {'int32_value': 'x'})
     with pytest.raises(BackendError, match='UNAVAILABLE'):
-        await backend.call_service({'service': f'{prefix}/none', 'type': kind,
-                                    'timeout_s': 0.3}, {})
+        await backend.call_service(declared('ros_service', service=f'{prefix}/none', type=kind,
+                                            timeout_s=0.3), {})
     loop = asyncio.get_running_loop()
     start = loop.time()
     with pytest.raises(BackendError, match='TIMED_OUT'):
-        await backend.call_service({'service': f'{prefix}/slow', 'type': kind,
-                                    'timeout_s': 0.5}, {})
+        await backend.call_service(declared('ros_service', service=f'{prefix}/slow', type=kind,
+                                            timeout_s=0.5), {})
     assert loop.time() - start <= 0.5 * 1.1 + 0.1
 
 
