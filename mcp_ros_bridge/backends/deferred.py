@@ -52,6 +52,10 @@ class DeferredBackend:
         finally:
             self._event().set()
 
+    async def wait_started(self) -> BackendInfo:
+        """Wait until the start ended; return the started backend's info (UNAVAILABLE if none)."""
+        return (await self._ready()).info
+
     async def _ready(self) -> RobotBackend:
         await self._event().wait()
         if self._backend is None:

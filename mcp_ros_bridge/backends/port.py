@@ -307,7 +307,9 @@ class BackendInfo:
 class RobotBackend(Protocol):
     """The interface capabilities call; implemented by ``sim`` and ``ros``."""
 
-    info: BackendInfo
+    @property
+    def info(self) -> BackendInfo:
+        """Which backend this is (an attribute or property of the implementation)."""
 
     async def start(self) -> None:
         """Connect or load, ready to serve calls."""

@@ -14,7 +14,8 @@ from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTI
                                               Outcome, output_schema, POSE_BRIEF, STOP, STR)
 from mcp_ros_bridge.capabilities.grip_report import add_grip_report, GRIP_REPORT, held_before
 from mcp_ros_bridge.capabilities.motion_advice import explain_cone_refusal, is_cone_refusal
-from mcp_ros_bridge.capabilities.preview import PlannedOnly, preview_check, unsupported
+from mcp_ros_bridge.capabilities.preview import (PlannedOnly, preview_check, previews_plans,
+                                                 unsupported)
 from mcp_ros_bridge.catalog.bindings import FrameBinding, PathBinding
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict, rpy_deg_to_quat
 
@@ -124,7 +125,7 @@ async def run_motion(ctx: CallContext, args: dict[str, Any], verb: str, move: Mo
         if held is not None:
             await add_grip_report(ctx, held, outcome)
         return outcome
-    if not ctx.backend.info.previews_plans:
+    if not await previews_plans(ctx.backend):
         raise unsupported(args)
     try:
         result = await move(replace(limits, path_check=preview_check))

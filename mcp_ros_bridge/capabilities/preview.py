@@ -34,6 +34,13 @@ def preview_check(poses: Sequence[Pose], times: Sequence[float]) -> None:
     raise PlannedOnly(poses, times)
 
 
+async def previews_plans(backend: Any) -> bool:
+    """Return whether ``backend`` previews plans, once a backend still starting is up."""
+    started = getattr(backend, 'wait_started', None)  # a deferred backend: wait for it
+    info = await started() if started is not None else backend.info
+    return bool(info.previews_plans)
+
+
 def unsupported(tool_args: dict[str, Any]) -> BackendError:
     """Return the refusal for plan_only on a backend that cannot preview."""
     return BackendError('UNSUPPORTED', 'plan_only is not available on this backend; nothing '

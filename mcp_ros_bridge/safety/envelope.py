@@ -18,9 +18,9 @@ from functools import partial
 import math
 from typing import Any, TypeVar
 
-from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, GraspGoal, GripResult,
-                                          MotionLimits, MotionResult, PathCheck, Pose,
-                                          PoseGoal, ProgressFn, ReleaseGoal, RobotBackend)
+from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGoal, GraspGoal,
+                                          GripResult, MotionLimits, MotionResult, PathCheck,
+                                          Pose, PoseGoal, ProgressFn, ReleaseGoal, RobotBackend)
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.geometry import approach_angle_deg
 from transforms3d.quaternions import qmult, rotate_vector
@@ -186,7 +186,11 @@ class EnvelopedBackend:
         self.inner = inner
         self.envelope = Envelope(robot)
         self.robot = robot
-        self.info = inner.info
+
+    @property
+    def info(self) -> BackendInfo:
+        """Return the inner backend's info as it is now (a deferred backend's changes once up)."""
+        return self.inner.info
 
     def __getattr__(self, name: str) -> Any:
         """Delegate everything not guarded (sensing, images, stop...)."""

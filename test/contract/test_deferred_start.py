@@ -17,10 +17,11 @@ import sys
 import anyio
 from bridge_kit import REPO
 from doubles import RecordingBackend
+from mcp import Client, StdioServerParameters
 from mcp_ros_bridge.backends.deferred import DeferredBackend, serve_while_starting
 from mcp_ros_bridge.backends.port import BackendError
 import pytest
-from server_process import server_env
+from server_process import serve_argv, server_env
 
 pytestmark = pytest.mark.anyio
 
@@ -105,3 +106,17 @@ async def test_cli_exits_with_one_clear_line_when_the_backend_cannot_start(tmp_p
     assert rc == 2
     assert [line for line in lines if line.startswith('mcp-ros-bridge:')] == [
         'mcp-ros-bridge: rclpy is broken here']
+
+
+@pytest.mark.parametrize('mode', ['legacy', '2026-07-28'])
+async def test_plan_only_as_the_first_call_over_stdio_waits_for_the_backend(mode) -> None:
+    """plan_only is decided by the started backend, not by the placeholder while it starts."""
+    params = StdioServerParameters(command=sys.executable, args=serve_argv(), cwd=REPO,
+                                   env=server_env(None))
+    with anyio.fail_after(120):
+        async with Client(params, mode=mode) as client:
+            r = await client.call_tool('move_arm_relative',
+                                       {'offset': {'z': 0.05}, 'plan_only': True})
+    assert not r.is_error, r.content[0].text
+    assert r.structured_content['status'] == 'PLANNED'
+    assert r.structured_content['path_length_m'] > 0.0
