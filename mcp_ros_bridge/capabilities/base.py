@@ -58,7 +58,7 @@ class Kind:
     annotations: Mapping[str, bool]
     motion: bool = False
     preempts: bool = False
-    returns: str = ''
+    returns: str = ''  # the messages id of what a call returns, e.g. 'returns_grasp'
     binding: str = 'none'  # the form of its ``binding:`` (catalog.schemas.BINDING_SCHEMAS)
     # accepted but not read by the kind (the server reads it), so a call may leave it out
     optional: frozenset[str] = frozenset({'idempotency_key'})

@@ -28,4 +28,4 @@ async def run_capture_image(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
 KINDS = [Kind('capture_image', run_capture_image, IMAGE_OUTPUT, frozenset({'width_px'}),
               READ_ONLY,
-         returns='a PNG image of the scene', binding='camera')]
+         returns='returns_capture_image', binding='camera')]

@@ -199,13 +199,13 @@ MOTION_PARAMS = frozenset({'velocity_scaling', 'idempotency_key', 'plan_only'})
 KINDS = [
     Kind('move_to_pose', run_move_to_pose, MOTION_OUTPUT,
          MOTION_PARAMS | {'position', 'orientation'}, MOTION, motion=True,
-         returns='the reached pose (m, deg) and its position error (mm)', binding='frame'),
+         returns='returns_move_to_pose', binding='frame'),
     Kind('move_to_joints', run_move_to_joints, MOTION_OUTPUT,
          MOTION_PARAMS | {'positions'}, MOTION, motion=True,
-         returns='the reached joint angles (rad)'),
+         returns='returns_move_to_joints'),
     Kind('cartesian_path', run_cartesian_path, MOTION_OUTPUT,
          MOTION_PARAMS | {'waypoints', 'min_fraction'}, MOTION, motion=True,
-         returns='the achieved path fraction and the final pose', binding='path'),
+         returns='returns_cartesian_path', binding='path'),
     Kind('stop', run_stop, STOP_OUTPUT, frozenset(), STOP, preempts=True,
-         returns='whether a motion was stopped'),
+         returns='returns_stop'),
 ]

@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError
+from mcp_ros_bridge.messages import t
 
 _RADIAN_LIKE = 2 * math.pi + 0.01
 
@@ -24,13 +25,14 @@ def radians_hint(orientation: dict[str, float]) -> str:
     suspects = {k: v for k, v in orientation.items() if 0 < abs(v) <= _RADIAN_LIKE}
     if not suspects:
         return ''
-    said = '; '.join(f'{k} {v:g} looks like radians: {math.degrees(v):.0f} deg'
-                     for k, v in suspects.items())
+    said = t('radians_join').join(
+        t('radians_suspect', axis=k, value=f'{v:g}', degrees=f'{math.degrees(v):.0f}')
+        for k, v in suspects.items())
     fixed = {k: _wrap_deg(math.degrees(v)) if k in suspects else v
              for k, v in orientation.items()}
-    text = f'{said}. Orientation angles are degrees (roll 180 points the fingers down).'
+    text = t('radians_said', said=said)
     if abs(fixed.get('pitch', 0.0)) <= 90.0:
-        text += f' In degrees: "orientation": {json.dumps(fixed)}.'
+        text += t('radians_fixed', fixed=json.dumps(fixed))
     return text + ' '
 
 

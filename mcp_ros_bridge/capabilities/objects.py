@@ -56,6 +56,6 @@ async def run_list_objects(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
 KINDS = [
     Kind('list_objects', run_list_objects, OBJECTS_OUTPUT, frozenset(), READ_ONLY,
-         returns='every known object with colour, shape, size (m) and centre pose',
+         returns='returns_list_objects',
          binding='frame'),
 ]

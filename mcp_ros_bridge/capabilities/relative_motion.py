@@ -45,10 +45,8 @@ async def run_move_to_posture(ctx: CallContext, args: dict[str, Any]) -> Outcome
 KINDS = [
     Kind('relative_move', run_relative_move, MOTION_OUTPUT,
          MOTION_PARAMS | {'offset', 'frame'}, MOTION, motion=True,
-         returns='the reached pose (m, deg), or with plan_only the planned duration and path '
-                 'length', binding='path'),
+         returns='returns_relative_move', binding='path'),
     Kind('move_to_posture', run_move_to_posture, MOTION_OUTPUT,
          MOTION_PARAMS | {'posture'}, MOTION, motion=True,
-         returns='the reached joint angles (rad), or with plan_only the planned duration and '
-                 'path length'),
+         returns='returns_move_to_posture'),
 ]

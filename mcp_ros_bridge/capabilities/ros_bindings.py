@@ -107,11 +107,11 @@ async def run_action(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
 KINDS = [
     Kind('ros_topic', run_topic, RESULT_OUTPUT, frozenset({'*'}), READ_ONLY,
-         returns='the latest message of the declared topic', binding='ros_topic'),
+         returns='returns_ros_topic', binding='ros_topic'),
     Kind('ros_service', run_service, RESULT_OUTPUT, frozenset({'*'}),
          {'readOnlyHint': False, 'destructiveHint': True, 'idempotentHint': False,
           'openWorldHint': True},
-         returns='the service response', binding='ros_service'),
+         returns='returns_ros_service', binding='ros_service'),
     Kind('ros_action', run_action, RESULT_OUTPUT, frozenset({'*'}), MOTION, motion=True,
-         returns='the action status and result', binding='ros_action'),
+         returns='returns_ros_action', binding='ros_action'),
 ]

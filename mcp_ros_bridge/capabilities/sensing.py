@@ -131,14 +131,13 @@ async def run_read_object_pose(ctx: CallContext, args: dict[str, Any]) -> Outcom
 KINDS = [
     Kind('read_wrench', run_read_wrench, WRENCH_OUTPUT,
          frozenset({'filter', 'axes', 'window', 'subtract_gripper_weight'}), READ_ONLY,
-         returns='the filtered forces (N) and torques (Nm), net of the gripper, and the held '
-                 'mass (g)'),
+         returns='returns_read_wrench'),
     Kind('read_joints', run_read_joints, JOINTS_OUTPUT, frozenset({'include_gripper'}),
          READ_ONLY,
-         returns='joint positions, velocities and efforts with the sample age'),
+         returns='returns_read_joints'),
     Kind('read_ee_pose', run_read_ee_pose, POSE_OUTPUT, frozenset(), READ_ONLY,
-         returns='the gripper pose (m, deg, quaternion)', binding='frame'),
+         returns='returns_read_ee_pose', binding='frame'),
     Kind('read_object_pose', run_read_object_pose, OBJECT_OUTPUT, frozenset({'object'}),
          READ_ONLY,
-         returns='the object pose (m, deg)', binding='frame'),
+         returns='returns_read_object_pose', binding='frame'),
 ]

@@ -77,5 +77,5 @@ KINDS = [
     Kind('tare_wrench', run_tare, TARE_OUTPUT, frozenset({'window', 'clear'}),
          {'readOnlyHint': False, 'destructiveHint': False, 'idempotentHint': False,
           'openWorldHint': False},
-         returns='whether a tare is set, its offset (N, Nm) and its mass (g)'),
+         returns='returns_tare'),
 ]

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from mcp_ros_bridge.contract.validation import ArgumentValidator, field_name, Problem
+from mcp_ros_bridge.messages import t
 
 _UNIT = re.compile(r'\(([^()]{1,8})\)')
 _NUMBER_WITH_UNIT = re.compile(r'^\s*([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*([A-Za-z%°/]*)\s*$')
@@ -20,15 +21,15 @@ _NUMBER_WITH_UNIT = re.compile(r'^\s*([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*([A
 
 def _json_type(value: Any) -> str:
     if isinstance(value, bool):
-        return 'a boolean'
+        return t('json_boolean')
     if isinstance(value, (int, float)):
-        return 'a number'
+        return t('json_number')
     if isinstance(value, str):
-        return 'a string'
+        return t('json_string')
     if isinstance(value, list):
-        return 'an array'
+        return t('json_array')
     if isinstance(value, dict):
-        return 'an object'
+        return t('json_object')
     return 'null' if value is None else type(value).__name__
 
 
@@ -41,14 +42,14 @@ def unit_of(schema: dict[str, Any]) -> str:
 def allowed(schema: dict[str, Any]) -> str:
     """Describe what a (sub)schema allows, in words."""
     if 'enum' in schema:
-        return 'one of ' + ', '.join(json.dumps(v) for v in schema['enum'])
+        return t('allowed_one_of', values=', '.join(json.dumps(v) for v in schema['enum']))
     if 'const' in schema:
-        return f"exactly {json.dumps(schema['const'])}"
+        return t('allowed_exactly', value=json.dumps(schema['const']))
     parts = []
-    t = schema.get('type')
-    if t:
-        parts.append(('an ' if t in ('integer', 'array', 'object') else 'a ') + t
-                     if isinstance(t, str) else ' or '.join(t))
+    kind = schema.get('type')
+    if kind:
+        parts.append(_type_words(kind) if isinstance(kind, str)
+                     else t('allowed_types_or').join(kind))
     lo = schema.get('minimum', schema.get('exclusiveMinimum'))
     hi = schema.get('maximum', schema.get('exclusiveMaximum'))
     if lo is not None or hi is not None:
@@ -56,23 +57,28 @@ def allowed(schema: dict[str, Any]) -> str:
         right = ')' if 'exclusiveMaximum' in schema else ']'
         lo_s = '-inf' if lo is None else json.dumps(lo)
         hi_s = 'inf' if hi is None else json.dumps(hi)
-        parts.append(f'in {left}{lo_s}, {hi_s}{right}')
+        parts.append(t('allowed_range', left=left, lo=lo_s, hi=hi_s, right=right))
     unit = unit_of(schema)
     if unit and unit not in ('1', 'count'):
-        parts.append(f'({unit})')
-    for key, word in (('minItems', 'at least {} items'), ('maxItems', 'at most {} items'),
-                      ('minLength', 'at least {} characters'),
-                      ('maxLength', 'at most {} characters'), ('pattern', 'matching {}')):
+        parts.append(t('allowed_unit', unit=unit))
+    for key, word in (('minItems', 'allowed_min_items'), ('maxItems', 'allowed_max_items'),
+                      ('minLength', 'allowed_min_length'), ('maxLength', 'allowed_max_length'),
+                      ('pattern', 'allowed_pattern')):
         if key in schema:
-            parts.append(word.format(schema[key]))
+            parts.append(t(word, n=schema[key]))
     items = schema.get('items')
     if isinstance(items, dict) and 'enum' in items:
-        parts.append('each ' + allowed(items))
+        parts.append(t('allowed_each', allowed=allowed(items)))
     if schema.get('uniqueItems'):
-        parts.append('with no repeated items')
+        parts.append(t('allowed_unique'))
     if schema.get('type') == 'object' and 'properties' in schema:
-        parts.append('with keys ' + ', '.join(schema['properties']))
-    return ' '.join(parts) or 'a value matching the schema'
+        parts.append(t('allowed_keys', keys=', '.join(schema['properties'])))
+    return t('allowed_join').join(parts) or t('allowed_anything')
+
+
+def _type_words(kind: str) -> str:
+    known = ('integer', 'number', 'string', 'boolean', 'array', 'object', 'null')
+    return t('allowed_type_' + kind) if kind in known else kind
 
 
 def subschema(schema: dict[str, Any], path: tuple[Any, ...]) -> dict[str, Any] | None:
@@ -109,42 +115,44 @@ def _what_was_wrong(p: Problem, tool_schema: dict[str, Any]) -> str:
         if sub is not None and v == 'maxLength' and where == p.path:
             p = replace(p, schema=sub)
         elif sub is not None:
-            return f'{name}: {p.message}. {field_name(where)} must be {allowed(sub)}.'
+            return t('wrong_at', name=name, message=p.message, where=field_name(where),
+                     allowed=allowed(sub))
     if v == 'type':
         got = _json_type(p.instance)
         hint = ''
         if p.instance is None and p.schema.get('type') in ('number', 'integer'):
-            hint = ' NaN and infinities arrive as null in JSON; send a finite number.'
+            hint = t('hint_null_number')
         m = _NUMBER_WITH_UNIT.match(p.instance) if isinstance(p.instance, str) else None
         if m and p.schema.get('type') in ('number', 'integer'):
             unit = unit_of(p.schema)
-            meaning = ('it is a plain ratio without unit' if unit == '1' else
-                       f'the unit is {unit}' if unit and unit != 'count' else
-                       'the unit is fixed by the tool')
-            hint = f' Send the bare JSON number {m.group(1)} (no quotes, no unit); {meaning}.'
+            meaning = (t('unit_ratio') if unit == '1' else
+                       t('unit_is', unit=unit) if unit and unit != 'count' else
+                       t('unit_fixed'))
+            hint = t('hint_bare_number', number=m.group(1), meaning=meaning)
         elif isinstance(p.instance, bool) and p.schema.get('type') in ('number', 'integer'):
-            hint = ' Booleans are not numbers here.'
+            hint = t('hint_boolean_number')
         shown = '' if p.instance is None else ' ' + json.dumps(p.instance)[:80]
-        return f'{name} must be {allowed(p.schema)}, got {got}{shown}.{hint}'
+        return t('wrong_type', name=name, allowed=allowed(p.schema), got=got, shown=shown,
+                 hint=hint)
     if v == 'additionalProperties':
-        known = ', '.join(p.schema.get('properties', {})) or 'none'
-        return f'{name}: {p.message}. Allowed keys: {known}.'
+        known = ', '.join(p.schema.get('properties', {})) or t('keys_none')
+        return t('wrong_keys', name=name, message=p.message, known=known)
     if v == 'required':
         props = p.schema.get('properties', {})
         missing = [r for r in p.schema.get('required', [])
                    if isinstance(p.instance, dict) and r not in p.instance and r in props]
-        need = ''.join(f' {field_name(p.path + (r,))} must be {allowed(props[r])}.'
+        need = ''.join(t('need_field', name=field_name(p.path + (r,)), allowed=allowed(props[r]))
                        for r in missing)
-        return f'{name}: {p.message}.{need}'
+        return t('wrong_required', name=name, message=p.message, need=need)
     if v in ('finite', 'depth'):
-        return f'{name}: {p.message}.'
+        return t('wrong_plain', name=name, message=p.message)
     if v in ('minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'enum', 'const',
              'minItems', 'maxItems', 'minLength', 'maxLength', 'pattern', 'uniqueItems'):
         shown = json.dumps(p.instance)
         if len(shown) > 80:
             shown = shown[:80] + '...'
-        return f'{name} is {shown}, but it must be {allowed(p.schema)}.'
-    return f'{name}: {p.message}.'
+        return t('wrong_value', name=name, shown=shown, allowed=allowed(p.schema))
+    return t('wrong_plain', name=name, message=p.message)
 
 
 def example_args(schema: dict[str, Any]) -> dict[str, Any]:
@@ -185,7 +193,7 @@ def validation_error_text(tool: str, problems: list[Problem], validator: Argumen
                           returns: str) -> str:
     """Compose the isError text for invalid arguments (the tool's compiled validator)."""
     schema = validator.schema
-    lines = [f'Invalid arguments for {tool}; nothing was executed.']
+    lines = [t('invalid_header', tool=tool)]
     lines += [f'- {_what_was_wrong(p, schema)}' for p in problems[:5]]
     example = example_args(schema)
     props = schema.get('properties', {})
@@ -195,13 +203,13 @@ def validation_error_text(tool: str, problems: list[Problem], validator: Argumen
             example[top] = example_value(props[top])
     if validator.problems(example):
         example = example_args(schema)
-    lines.append(f'Valid example: {tool}({json.dumps(example, separators=(", ", ": "))})')
+    lines.append(t('valid_example', tool=tool,
+                   example=json.dumps(example, separators=(', ', ': '))))
     if returns:
-        lines.append(f'A corrected call returns {returns}.')
+        lines.append(t('corrected_returns', returns=returns))
     return '\n'.join(lines)
 
 
 def not_an_object_text(tool: str, args: Any) -> str:
     """Explain that arguments must be a JSON object."""
-    return (f'Invalid arguments for {tool}: arguments must be a JSON object, got '
-            f'{_json_type(args)}; nothing was executed.')
+    return t('not_an_object', tool=tool, got=_json_type(args))

@@ -18,23 +18,11 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from mcp_ros_bridge.backends.port import BackendError
 from mcp_ros_bridge.capabilities.base import Outcome
+from mcp_ros_bridge.messages import MESSAGES, t
 import mcp_types as types
 
 ERROR_META_KEY = 'io.github.mcp_ros_bridge/error'
 log = logging.getLogger('mcp_ros_bridge.results')
-ADVICE = {
-    'NO_IK_SOLUTION': 'The pose is out of reach; try a point closer to the base or another '
-                      'orientation (fingers down is roll 180, pitch 0).',
-    'GOAL_IN_COLLISION': 'The target collides with the robot, the table or an object; raise '
-                         'the target or move it away from obstacles.',
-    'PLANNING_FAILED': 'No collision-free path was found; try an intermediate pose first.',
-    'SENSOR_STALE': 'The sensor stream is late or stopped; check the driver and try again.',
-    'TIMED_OUT': 'The goal was cancelled after its timeout; check the robot state.',
-    'UNAVAILABLE': 'The robot interface is not reachable; check that the driver or MoveIt '
-                   'is running.',
-    'LIMIT_EXCEEDED': 'Adjust the value to the allowed range and call again.',
-    'BUSY': 'Wait for the running motion to finish, or call stop_arm first.',
-}
 
 
 def _error_meta(code: str, details: dict[str, Any] | None) -> dict[str, Any]:
@@ -93,8 +81,9 @@ def error_result(text: str, code: str, details: dict[str, Any] | None = None
 
 def backend_error_result(tool: str, exc: BackendError) -> types.CallToolResult:
     """Render a BackendError with its advice; nothing further was executed."""
-    advice = exc.advice or ADVICE.get(exc.code, '')
-    text = f'{tool} failed: {exc.code}: {exc.message}.'
+    advice = exc.advice or (t('advice_' + exc.code) if 'advice_' + exc.code in MESSAGES
+                            else '')
+    text = t('backend_failed', tool=tool, code=exc.code, message=exc.message)
     if advice:
         text += f' {advice}'
     return error_result(text, exc.code, {'message': exc.message, **exc.details})

@@ -18,6 +18,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, FormatChecker, validators
 from jsonschema.exceptions import ValidationError
+from mcp_ros_bridge.messages import t
 
 MAX_DEPTH = 16
 MAX_STRING = 4096
@@ -64,22 +65,39 @@ def _prescan(value: Any, path: tuple[Any, ...], depth: int, out: list[Problem]) 
     if len(out) >= 5:
         return
     if depth > MAX_DEPTH:
-        out.append(Problem(path, f'nesting deeper than {MAX_DEPTH} levels', {}, None, 'depth'))
+        out.append(Problem(path, t('problem_depth', depth=MAX_DEPTH), {}, None, 'depth'))
         return
     if isinstance(value, float) and not math.isfinite(value):
-        out.append(Problem(path, f'{value!r} is not a finite number', {}, value, 'finite'))
+        out.append(Problem(path, t('problem_not_finite', value=repr(value)), {}, value,
+                           'finite'))
     elif isinstance(value, str) and len(value) > MAX_STRING:
-        out.append(Problem(path, f'string of {len(value)} characters is longer than '
-                           f'{MAX_STRING}', {}, value[:40] + '...', 'maxLength'))
+        out.append(Problem(path, t('problem_too_long', length=len(value), limit=MAX_STRING),
+                           {}, value[:40] + '...', 'maxLength'))
     elif isinstance(value, dict):
         for k, v in value.items():
             if not isinstance(k, str):
-                out.append(Problem(path, f'key {k!r} is not a string', {}, k, 'type'))
+                out.append(Problem(path, t('problem_key_type', key=repr(k)), {}, k, 'type'))
                 continue
             _prescan(v, path + (k,), depth + 1, out)
     elif isinstance(value, (list, tuple)):
         for i, v in enumerate(value):
             _prescan(v, path + (i,), depth + 1, out)
+
+
+_REQUIRED = re.compile(r'^(.+) is a required property$', re.DOTALL)
+_UNEXPECTED = re.compile(r'^Additional properties are not allowed \((.+) (was|were) unexpected\)$',
+                         re.DOTALL)
+
+
+def _message(err: ValidationError) -> str:
+    """Return jsonschema's message, from the table for the validators agents meet most."""
+    m = _REQUIRED.match(err.message) if err.validator == 'required' else None
+    if m:
+        return t('problem_required', key=m.group(1))
+    m = _UNEXPECTED.match(err.message) if err.validator == 'additionalProperties' else None
+    if m:
+        return t('problem_unexpected', keys=m.group(1), verb=t(f'verb_{m.group(2)}'))
+    return err.message
 
 
 def _relevance(err: ValidationError) -> tuple[int, int]:
@@ -111,10 +129,10 @@ class ArgumentValidator:
         try:
             errors = sorted(self._validator.iter_errors(args), key=_relevance)
         except RecursionError:
-            return [Problem((), 'arguments are nested too deeply', {}, None, 'depth')]
+            return [Problem((), t('problem_too_deep'), {}, None, 'depth')]
         for err in errors[:5]:
             for leaf in _leaf_errors(err):
-                found.append(Problem(tuple(leaf.absolute_path), leaf.message,
+                found.append(Problem(tuple(leaf.absolute_path), _message(leaf),
                                      leaf.schema if isinstance(leaf.schema, dict) else {},
                                      leaf.instance, str(leaf.validator)))
         return found

@@ -19,6 +19,7 @@ import time
 from typing import Any
 
 import anyio
+from mcp_ros_bridge.messages import t
 
 
 @dataclass
@@ -41,10 +42,7 @@ class BusyError(Exception):
         """Name the running tool and how long it has run."""
         self.running = running
         age = time.monotonic() - running.started
-        super().__init__(
-            f'the arm is busy with {running.tool} (running for {age:.1f} s); only one motion '
-            'runs at a time. Wait for it to finish and call again, or call stop_arm to '
-            'cancel it first. Read-only tools keep working meanwhile.')
+        super().__init__(t('busy', tool=running.tool, age=f'{age:.1f}'))
 
 
 class StoppedBeforeStart(Exception):

@@ -23,13 +23,11 @@ from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGo
                                           Pose, PoseGoal, ProgressFn, ReleaseGoal, RobotBackend)
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.geometry import approach_angle_deg
+from mcp_ros_bridge.messages import t
 from transforms3d.quaternions import qmult, rotate_vector
 
 
 _Result = TypeVar('_Result', MotionResult, GripResult)
-PATH_HINT = ('The motion between allowed end points would sweep the tip out of the workspace '
-             'box; nothing moved. Go through an intermediate pose nearer the base (or lower), '
-             'or follow a straight line with the Cartesian path tool.')
 
 
 class LimitError(BackendError):
@@ -37,8 +35,9 @@ class LimitError(BackendError):
 
     def __init__(self, limit: str, value: Any, allowed: str, hint: str = '') -> None:
         """Build a LIMIT_EXCEEDED error."""
-        super().__init__('LIMIT_EXCEEDED', f'{limit} is {value}, allowed {allowed}',
-                         advice=hint or 'Adjust the value to the allowed range and call again.',
+        super().__init__('LIMIT_EXCEEDED', t('limit_is', limit=limit, value=value,
+                                             allowed=allowed),
+                         advice=hint or t('advice_LIMIT_EXCEEDED'),
                          details={'limit': limit, 'value': value, 'allowed': allowed})
 
 
@@ -101,21 +100,21 @@ class Envelope:
             self.orientation(pose.orientation, label)
             notes.append(f'{label} clamped from {shown} to {tuple(round(v, 4) for v in c)}')
             return replace(pose, position=c)
-        allowed = f'x in [{ws.lo[0]}, {ws.hi[0]}], y in [{ws.lo[1]}, {ws.hi[1]}], ' \
-                  f'z in [{ws.lo[2]}, {ws.hi[2]}] m in {ws.frame}'
-        raise LimitError(f'workspace ({label})', shown, allowed, PATH_HINT if not adjustable
-                         else 'Choose a point inside the workspace box.')
+        allowed = t('workspace_allowed', x0=ws.lo[0], x1=ws.hi[0], y0=ws.lo[1], y1=ws.hi[1],
+                    z0=ws.lo[2], z1=ws.hi[2], frame=ws.frame)
+        raise LimitError(f'workspace ({label})', shown, allowed,
+                         t('workspace_point_hint' if adjustable else 'path_hint'))
 
     def path(self, poses: Sequence[Pose], times: Sequence[float], *,
              to_workspace: Pose | None = None, label: str = 'planned path') -> None:
         """Check every sample (tip poses in the base frame); raise at the first one outside."""
-        for i, (pose, t) in enumerate(zip(poses, times)):
+        for i, (pose, at_s) in enumerate(zip(poses, times)):
             if to_workspace is not None:
                 pose = to_frame(pose, to_workspace)
             try:
                 self.pose(pose, [], label, adjustable=False)
             except LimitError:  # say which sample (formatted only for the one refused)
-                self.pose(pose, [], f'{label} at t={t:.3f} s, sample {i + 1} of {len(poses)}',
+                self.pose(pose, [], f'{label} at t={at_s:.3f} s, sample {i + 1} of {len(poses)}',
                           adjustable=False)
                 raise
 
@@ -126,13 +125,9 @@ class Envelope:
         angle = approach_angle_deg(q) if all(map(math.isfinite, q)) else math.inf
         if angle <= cone + 1e-6:
             return
-        where = ('The motion would turn the fingers' if path else 'The fingers would point')
-        raise LimitError(
-            f'approach_cone ({label})', round(angle, 1),
-            f'at most {cone:g} deg between the finger axis and straight down',
-            f'Nothing moved. {where} {angle:.0f} deg away from straight down (0 is down, '
-            '90 horizontal, 180 up). Orientation angles are degrees: roll 180, pitch 0 points '
-            'the fingers straight down.')
+        raise LimitError(f'approach_cone ({label})', round(angle, 1),
+                         t('cone_allowed', cone=f'{cone:g}'),
+                         t('cone_path' if path else 'cone_target', angle=f'{angle:.0f}'))
 
     def joints(self, positions: Mapping[str, float], notes: list[str]) -> dict[str, float]:
         """Check joint targets against the position limits less the margin; refuse others."""
@@ -258,8 +253,8 @@ class EnvelopedBackend:
         w = await self.inner.wrench_samples(1)
         max_age = self.robot.limits.sensor_max_age_s
         if w.age_s > max_age:
-            raise BackendError('SENSOR_STALE', f'the F/T sample is {w.age_s:.3f} s old, '
-                               f'older than {max_age} s; force control needs fresh data',
+            raise BackendError('SENSOR_STALE', t('sensor_stale', age=f'{w.age_s:.3f}',
+                                                 max_age=max_age),
                                details={'age_s': w.age_s, 'source': w.source})
         return self._noted(await self.inner.grasp(goal, progress), notes)
 

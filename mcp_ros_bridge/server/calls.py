@@ -30,6 +30,7 @@ from mcp_ros_bridge.contract.errors import not_an_object_text, validation_error_
 from mcp_ros_bridge.contract.results import (backend_error_result, error_block, error_result,
                                              outcome_result)
 from mcp_ros_bridge.contract.validation import ArgumentValidator, problem_field
+from mcp_ros_bridge.messages import speaking, t
 from mcp_ros_bridge.safety.approval import (Denied, IssuedApprovals, plan_summary,
                                             request_approval)
 from mcp_ros_bridge.safety.arbiter import BusyError, MotionArbiter, StoppedBeforeStart
@@ -55,13 +56,12 @@ class CallSettings:
     idempotency_ttl_s: float = 600.0
     read_timeout_s: float = 15.0
     stop_wait_s: float = 5.0
+    lang: str = 'en'  # of every result and error text (messages.LANGS)
 
 
 def stopped_result(spec: ToolSpec, why: str, started: bool) -> types.CallToolResult:
     """Render a motion that a stop or a vanished client ended (or kept from starting)."""
-    what = ('stopped; the arm holds its position' if started
-            else 'not started; nothing moved. Call again to move')
-    text = f'{spec.name} {what} ({why}).'
+    text = t('stopped_started' if started else 'stopped_not_started', tool=spec.name, why=why)
     structured = {'status': 'STOPPED', 'message': text, 'duration_s': 0.0}
     return outcome_result(Outcome(text, structured, is_error=True, error_code='STOPPED',
                                   error_details={'started': started}), spec.output_schema)
@@ -102,7 +102,12 @@ class CallPipeline:
 
     async def call(self, ctx: RequestContext, params: types.CallToolRequestParams
                    ) -> types.CallToolResult | types.InputRequiredResult:
-        """Handle one ``tools/call``."""
+        """Handle one ``tools/call``; its texts are in the server's language."""
+        with speaking(self.settings.lang):
+            return await self._call(ctx, params)
+
+    async def _call(self, ctx: RequestContext, params: types.CallToolRequestParams
+                    ) -> types.CallToolResult | types.InputRequiredResult:
         started = time.monotonic()
         spec = self.catalog.get(params.name)
         if spec is None:
@@ -128,7 +133,8 @@ class CallPipeline:
         validator = self.validator(spec)
         problems = validator.problems(args)
         if problems:
-            text = validation_error_text(spec.name, problems, validator, kind.returns)
+            returns = t(kind.returns) if kind.returns else ''
+            text = validation_error_text(spec.name, problems, validator, returns)
             return error_result(text, 'INVALID_ARGUMENTS',
                                 {'fields': [problem_field(p) for p in problems]})
         args = fill_defaults(spec.input_schema, args)
@@ -157,7 +163,8 @@ class CallPipeline:
                 pending = await request_approval(ctx, params, summary,
                                                  self.settings.approval_policy, self.approvals)
             except Denied as exc:
-                return error_result(f'{spec.name} not executed: {exc}.', 'NOT_APPROVED')
+                return error_result(t('not_approved', tool=spec.name, reason=exc),
+                                    'NOT_APPROVED')
             if pending is not None:
                 return pending
         if key is None:
@@ -174,11 +181,11 @@ class CallPipeline:
             await self.arbiter.wait_idle(self.settings.stop_wait_s)
         wait = self.rate.take(peer(ctx))
         if wait > 0:
-            return error_result(
-                f'{spec.name} refused: too many motion calls; try again in {wait:.1f} s. '
-                'Nothing moved.', 'RATE_LIMITED', {'retry_after_s': round(wait, 2)})
+            return error_result(t('rate_limited', tool=spec.name, wait=f'{wait:.1f}'),
+                                'RATE_LIMITED', {'retry_after_s': round(wait, 2)})
         if self.arbiter.running is not None:
-            return error_result(f'{spec.name} refused: {BusyError(self.arbiter.running)}',
+            return error_result(t('refused', tool=spec.name,
+                                  reason=BusyError(self.arbiter.running)),
                                 'BUSY', {'running_tool': self.arbiter.running.tool})
         return None
 
@@ -191,7 +198,7 @@ class CallPipeline:
             with self.arbiter.hold(spec.name, session_scope(ctx), request, epoch) as motion:
                 return await self._run(ctx, spec, kind, args)
         except BusyError as exc:
-            return error_result(f'{spec.name} refused: {exc}', 'BUSY',
+            return error_result(t('refused', tool=spec.name, reason=exc), 'BUSY',
                                 {'running_tool': exc.running.tool})
         except StoppedBeforeStart:
             return stopped_result(spec, 'stop_arm was called after this call arrived',
@@ -245,8 +252,8 @@ class CallPipeline:
         except BackendError as exc:
             return backend_error_result(spec.name, exc)
         except asyncio.TimeoutError:
-            return error_result(f'{spec.name} timed out after {timeout} s; the request was '
-                                'cancelled.', 'TIMED_OUT', {'timeout_s': timeout})
+            return error_result(t('read_timed_out', tool=spec.name, timeout=timeout),
+                                'TIMED_OUT', {'timeout_s': timeout})
         except anyio.get_cancelled_exc_class():
             if kind.motion:
                 # Deadman: the caller cancelled, went away or was preempted. Stop the arm
@@ -262,9 +269,8 @@ class CallPipeline:
             raise
         except Exception as exc:  # noqa: BLE001 - reported to the agent, logged in full
             log.error('tool %s failed:\n%s', spec.name, traceback.format_exc())
-            return error_result(f'{spec.name} failed with an internal error '
-                                f'({type(exc).__name__}); the arm holds its position. '
-                                'Check the server log.', 'INTERNAL')
+            return error_result(t('internal_error', tool=spec.name, error=type(exc).__name__),
+                                'INTERNAL')
         return outcome_result(outcome, spec.output_schema)
 
     async def _stop_quietly(self) -> None:

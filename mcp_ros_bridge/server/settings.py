@@ -49,7 +49,7 @@ class ServeOptions:
     token_file: str = _setting('', 'file holding the HTTP bearer token (or set '
                                'MCP_ROS_BRIDGE_TOKEN); empty: no token')
     audit_log: str = _setting('', 'append a JSON line per call to this file; empty: none')
-    lang: str = _setting('en', 'tool description language', choices=('en', 'zh'))
+    lang: str = _setting('en', 'language of tool texts, results and errors', choices=('en', 'zh'))
     sim_speed: float = _setting(1.0, 'simulation speed factor; 0 runs as fast as possible')
     use_sim_time: bool = _setting(False, 'backend ros: use /clock (Gazebo, simulation time) '
                                   'as the node clock')

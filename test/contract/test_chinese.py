@@ -6,7 +6,7 @@ import re
 import sys
 
 import anyio
-from bridge_kit import MODES, REPO
+from bridge_kit import error_code, make_bridge, MODES, REPO, text_of
 from mcp import Client, StdioServerParameters
 import pytest
 from server_process import serve_argv, server_env
@@ -14,6 +14,10 @@ from server_process import serve_argv, server_env
 pytestmark = [pytest.mark.contract, pytest.mark.anyio]
 
 HAN = re.compile(r'[\u4e00-\u9fff]')
+EXAMPLE = re.compile(r'(?:Valid example|有效示例)[:：] ?([a-z_]+\(.*\))$', re.MULTILINE)
+WRONG_TYPE = {'position': {'x': '0.4', 'y': 0.1, 'z': 0.35}}
+RADIANS = {'position': {'x': 0.4, 'y': 0.1, 'z': 0.35},
+           'orientation': {'roll': 3.14159, 'pitch': 0, 'yaw': 1.5708}}
 
 
 def _zh_server() -> StdioServerParameters:
@@ -37,3 +41,33 @@ async def test_tool_list_is_chinese(mode: str) -> None:
         assert HAN.search(tool.description or ''), tool.name
         for prop, sub in tool.input_schema.get('properties', {}).items():
             assert HAN.search(sub['description']), (tool.name, prop)
+
+
+async def _english(tool: str, args: dict) -> str:
+    bridge, _ = make_bridge()
+    async with Client(bridge.server) as client:
+        return text_of(await client.call_tool(tool, args))
+
+
+@pytest.mark.parametrize('mode', MODES)
+async def test_errors_are_chinese_with_the_same_field_and_example(mode: str) -> None:
+    """A schema error and an approach-cone refusal: Chinese, same field, same valid call."""
+    with anyio.fail_after(120):
+        async with Client(_zh_server(), mode=mode) as client:
+            bad = await client.call_tool('move_arm_to_pose', WRONG_TYPE)
+            cone = await client.call_tool('move_arm_to_pose', RADIANS)
+            joints = await client.call_tool('get_joint_states', {})
+    bad_text, cone_text = text_of(bad), text_of(cone)
+    assert bad.is_error and error_code(bad) == 'INVALID_ARGUMENTS'
+    assert bad_text.startswith('move_arm_to_pose 的参数无效；没有执行任何操作。')
+    assert 'position.x 必须是数字 在 [' in bad_text and '不带引号和单位的 JSON 数字 0.4' in bad_text
+    assert '改正后的调用返回到达的位姿 (m, deg) 及其位置误差 (mm)。' in bad_text
+    en_bad = await _english('move_arm_to_pose', WRONG_TYPE)
+    assert EXAMPLE.findall(bad_text) == EXAMPLE.findall(en_bad) != []
+    assert cone.is_error and error_code(cone) == 'LIMIT_EXCEEDED'
+    assert 'roll 3.14159 看起来是弧度：180 度' in cone_text and '没有任何运动' in cone_text
+    en_cone = await _english('move_arm_to_pose', RADIANS)
+    assert 'roll 3.14159 looks like radians: 180 deg' in en_cone
+    shown = re.compile(r'"orientation": \{[^}]*\}')
+    assert shown.findall(cone_text) == shown.findall(en_cone) != []
+    assert not joints.is_error and joints.structured_content['joints']

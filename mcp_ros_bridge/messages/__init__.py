@@ -1,0 +1,48 @@
+"""
+Every text a model reads in a result or an error, in each served language: one table by id.
+
+``t('id', **values)`` renders the entry in the language of the current call. The
+call pipeline sets it once per call from the server's one ``lang`` setting
+(``speaking``); anywhere else it is English. Numbers, field names, tool names,
+units and JSON are passed as values, so they read the same in every language.
+
+To add a text: one entry ``'area_what': ('English {value}', '中文 {value}')`` in
+the table of its area (``contract``, ``refusals``, ``results``), with the same
+placeholders in both languages (a unit test checks this), then ``t('area_what',
+value=...)`` where the English string was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+from mcp_ros_bridge.messages import contract, refusals, results
+
+LANGS = ('en', 'zh')
+TABLES = (contract.TABLE, refusals.TABLE, results.TABLE)
+MESSAGES: dict[str, tuple[str, str]] = {k: v for table in TABLES for k, v in table.items()}
+_LANG: ContextVar[str] = ContextVar('mcp_ros_bridge_lang', default='en')
+
+
+def current_language() -> str:
+    """Return the language texts are rendered in here."""
+    return _LANG.get()
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Render texts in ``lang`` (one of LANGS) inside the block."""
+    token = _LANG.set(lang if lang in LANGS else 'en')
+    try:
+        yield
+    finally:
+        _LANG.reset(token)
+
+
+def t(key: str, /, **values: Any) -> str:
+    """Return the text ``key`` in the current language with ``values`` filled in."""
+    en, zh = MESSAGES[key]
+    return (zh if _LANG.get() == 'zh' else en).format(**values)
