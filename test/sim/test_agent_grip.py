@@ -2,6 +2,7 @@
 
 import anyio
 from mcp import Client
+from mcp_ros_bridge.safety.ratelimit import RateLimiter
 import pytest
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
@@ -53,19 +54,20 @@ async def test_lift_10cm_holding_the_box_reports_no_slip(sim_bridge):
 async def test_a_slipping_grip_is_reported_in_the_motion_result(sim_bridge):
     """Wet pads (friction 0.05) and 5 N on the box: the lift reports the slip or the loss."""
     model = sim_bridge.backend.world.model
-    wet = [model.geom(n).id for n in ('finger1_pad', 'finger2_pad', 'box')]
-    dry = model.geom_friction[wet, 0].copy()
+    wet = [i for i in range(model.npair) if model.geom(model.pair_geom2[i]).name == 'box']
+    assert len(wet) == 2, 'the pad-box contact pairs of the MJCF'
+    dry = model.pair_friction[wet, :2].copy()
     async with Client(sim_bridge.server, mode='legacy') as c:
         with anyio.fail_after(180):
             grasp = await _grasp(c, 'box', 5)
             assert grasp['status'] == 'HOLDING', grasp['text']
-            model.geom_friction[wet, 0] = 0.05  # contacts take the larger: 2 x 5 N x 0.05 < 2 N
+            model.pair_friction[wet, :2] = 0.05  # wet pads: 2 x 5 N x 0.05 < 2 N of weight
             try:
                 lift = await _call(c, 'move_arm_relative', {'offset': {'z': 0.1},
                                                             'velocity_scaling': 0.5})
                 state = await _call(c, 'read_gripper_state', {})
             finally:
-                model.geom_friction[wet, 0] = dry
+                model.pair_friction[wet, :2] = dry
     grip = lift['grip']
     assert grip['status'] == 'LOST' or grip['slip_mm'] >= 3, lift['text']
     if grip['status'] == 'LOST':
@@ -88,3 +90,29 @@ async def test_grasp_while_holding_re_regulates_without_opening(sim_bridge):
     assert tighter['width_m'] <= first['width_m'] + 0.0005  # squeezed harder, never opened
     assert state['status'] == 'HOLDING' and state['slip_mm'] < 0.5
     assert state['force_n'] == pytest.approx(25, rel=0.1)
+
+
+async def test_15n_holds_the_box_through_30s_of_moves_at_the_speed_cap(sim_bridge):
+    """
+    Back and forth, up and down at the speed cap for 30 s: the box stays HOLDING.
+
+    Measured 3.7 mm of slip in 30 s (22.7 mm before the stiff pad contacts); the 0.5 mm goal
+    is not met, so this bounds today's figure: the slip grows ~0.12 mm per move while the arm
+    accelerates (bench/bench_grip_slip.py).
+    """
+    sim_bridge.pipeline.rate = RateLimiter(1000.0, 1000)  # 30 quick moves in a row
+    legs = [{'y': 0.15}, {'y': -0.3}, {'y': 0.15, 'z': 0.15}, {'z': -0.15}]
+    async with Client(sim_bridge.server, mode='2026-07-28') as c:
+        with anyio.fail_after(600):
+            assert (await _grasp(c, 'box', 15))['status'] == 'HOLDING'
+            moved_s, slips = 0.0, []
+            await _call(c, 'move_arm_relative', {'offset': {'z': 0.1}, 'velocity_scaling': 0.5})
+            while moved_s < 30.0:
+                r = await _call(c, 'move_arm_relative', {'offset': legs[len(slips) % 4],
+                                                         'velocity_scaling': 0.5})
+                moved_s += r['duration_s']
+                slips.append(r['grip']['slip_mm'])
+                assert r['grip']['status'] == 'HOLDING', r['text']
+            state = await _call(c, 'read_gripper_state', {})
+    assert state['status'] == 'HOLDING' and state['slip_mm'] < 5.0, (state, slips)
+    assert max(slips) < 0.5, slips

@@ -31,6 +31,10 @@ TCP_OFFSET = 0.1034
 OBJECTS = ('box', 'cylinder')
 CAMERAS = ('scene',)
 TIMESTEP = 0.002  # 500 Hz physics, servo and F/T sampling
+# Pad-object contacts at the stiffest time constant MuJoCo accepts (2 steps): a held object
+# shifts in the fingers in proportion to the contacts' compliance while the arm accelerates,
+# and friction, cone, noslip and impratio barely change it (bench/bench_grip_slip.py).
+GRIP_SOLREF = f'{2 * TIMESTEP:g} 1'
 
 H = math.pi / 2
 # (name, origin xyz in parent, euler x of the origin, mass, com, diag inertia, capsules)
@@ -85,6 +89,17 @@ def _finger_xml(n: int, side: int) -> str:
         size="0.01 0.006 0.008"/>
   <geom name="finger{n}_pad" class="pad" type="box" pos="0 {y} 0.035" size="0.01 0.006 0.019"/>
 </body>"""
+
+
+def _grip_contacts() -> str:
+    """Return explicit pad-object contact pairs (stiff) replacing the fingers' default ones."""
+    out = []
+    for n, side in ((1, 'left'), (2, 'right')):
+        for obj in OBJECTS:
+            out.append(f'<exclude body1="panda_{side}finger" body2="{obj}"/>')
+            out.append(f'<pair geom1="finger{n}_pad" geom2="{obj}" condim="4" '
+                       f'friction="1.2 1.2 0.01 0.0005 0.0005" solref="{GRIP_SOLREF}"/>')
+    return '\n  '.join(out)
 
 
 def build_mjcf() -> str:
@@ -164,6 +179,9 @@ def build_mjcf() -> str:
           rgba="0.2 0.45 0.85 1"/>
   </body>
 </worldbody>
+<contact>
+  {_grip_contacts()}
+</contact>
 <actuator>
   {chr(10).join(acts)}
 </actuator>
