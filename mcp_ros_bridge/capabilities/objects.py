@@ -9,6 +9,7 @@ from mcp_ros_bridge.capabilities.base import (CallContext, fmt, Kind, Outcome,
                                               output_schema, POSE_BRIEF, READ_ONLY, STR)
 from mcp_ros_bridge.catalog.bindings import FrameBinding
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict
+from mcp_ros_bridge.messages import t
 
 OBJECTS_OUTPUT = output_schema({
     'objects': {'type': 'array', 'items': {'type': 'object', 'required': [
@@ -36,21 +37,21 @@ async def run_list_objects(ctx: CallContext, args: dict[str, Any]) -> Outcome:
         except BackendError as exc:
             missing[name] = exc
             entry['pose_missing'] = exc.message
-            line += ', no pose'
+            line += t('objects_line_no_pose')
         else:
             entry['pose'] = pose_to_dict(pose)
             entry['grasp_z_m'] = round(pose.position[2], 4)
-            line += (f', centre at {describe_pose(pose)}; grasp with the fingertip centre '
-                     f'at z={fmt(pose.position[2], 3)} m')
+            line += t('objects_line_pose', pose=describe_pose(pose),
+                      z=fmt(pose.position[2], 3))
         objects.append(entry)
         lines.append(line)
-    text = (f"{len(objects)} known objects (sizes x\u00d7y\u00d7z; poses are each object's "
-            f'centre in {frame}): ' + '; '.join(lines) + '.')
+    text = t('objects_listed', count=len(objects), frame=frame, lines='; '.join(lines))
     source = 'object pose source of this backend'
     if missing:
         first = next(iter(missing.values()))
         source = ('none' if len(missing) == len(objects) else 'partial') + f' ({first.message})'
-        text += f" No pose for {', '.join(missing)}: {first.message}. {first.advice}".rstrip()
+        text += t('objects_missing', names=', '.join(missing), message=first.message,
+                  advice=first.advice).rstrip()
     return Outcome(text, {'objects': objects, 'pose_point': 'centre', 'pose_source': source})
 
 

@@ -17,6 +17,7 @@ from mcp_ros_bridge.backends.port import AXES, BackendError
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, NUM, Outcome,
                                               output_schema)
 from mcp_ros_bridge.capabilities.weighing import gripper_gravity, held_mass_kg, steady
+from mcp_ros_bridge.messages import t
 import numpy as np
 
 KEY = 'ft_tare'
@@ -49,26 +50,21 @@ async def run_tare(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Store the mean gripper-compensated wrench of a still window as the tare, or clear it."""
     if args['clear']:
         had = ctx.shared.pop(KEY, None) is not None
-        return Outcome('Tare cleared; readings are net of the gripper only.' if had else
-                       'No tare was set; readings are net of the gripper only.', {'tared': False})
+        return Outcome(t('tare_cleared' if had else 'tare_none'), {'tared': False})
     gravity = await gripper_gravity(ctx)
     if isinstance(gravity, str):
-        raise BackendError('UNAVAILABLE', f'cannot tare: {gravity}; nothing changed',
-                           advice='check get_end_effector_pose, then tare again')
+        raise BackendError('UNAVAILABLE', t('tare_no_orientation', why=gravity),
+                           advice=t('tare_no_orientation_fix'))
     w = await ctx.backend.wrench_samples(int(args['window']))
     arr = np.asarray(w.samples, dtype=float)
     if not steady(arr, gravity[1]):
-        raise BackendError('INVALID_GOAL', 'the load changed during the tare window; the tare '
-                           'is unchanged', advice='hold the arm still (no motion, no contact) '
-                           'and call tare_ft_sensor again',
+        raise BackendError('INVALID_GOAL', t('tare_unsteady'), advice=t('tare_unsteady_fix'),
                            details={'field': 'window', 'value': args['window']})
     offset = arr.mean(axis=0) - gravity[0]
     ctx.shared[KEY] = Tare(offset, time.monotonic())
     grams = round(held_mass_kg(offset, gravity[1]) * 1000.0, 1)
     values = {a: round(float(v), 4) for a, v in zip(AXES, offset)}
-    return Outcome(f'Tared over {arr.shape[0]} samples: read_ft_sensor now reports the load '
-                   f'added since now (the tare holds {fmt(grams, 1)} g net of the gripper). '
-                   'Tare again after changing the tool; clear with {"clear": true}.',
+    return Outcome(t('tare_taken', samples=arr.shape[0], grams=fmt(grams, 1)),
                    {'tared': True, 'offset': values, 'offset_mass_g': grams,
                     'samples_used': int(arr.shape[0])})
 

@@ -19,10 +19,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from mcp_ros_bridge.messages import contract, refusals, results
+from mcp_ros_bridge.messages import contract, refusals, results, sensing
 
 LANGS = ('en', 'zh')
-TABLES = (contract.TABLE, refusals.TABLE, results.TABLE)
+TABLES = (contract.TABLE, refusals.TABLE, results.TABLE, sensing.TABLE)
 MESSAGES: dict[str, tuple[str, str]] = {k: v for table in TABLES for k, v in table.items()}
 _LANG: ContextVar[str] = ContextVar('mcp_ros_bridge_lang', default='en')
 

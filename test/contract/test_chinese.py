@@ -71,3 +71,14 @@ async def test_errors_are_chinese_with_the_same_field_and_example(mode: str) -> 
     shown = re.compile(r'"orientation": \{[^}]*\}')
     assert shown.findall(cone_text) == shown.findall(en_cone) != []
     assert not joints.is_error and joints.structured_content['joints']
+
+
+async def test_tare_and_object_list_results_are_chinese() -> None:
+    """The tare and the object list answer in Chinese; names, numbers and JSON stay as sent."""
+    with anyio.fail_after(120):
+        async with Client(_zh_server(), mode='2026-07-28') as client:
+            cleared = await client.call_tool('tare_ft_sensor', {'clear': True})
+            listed = await client.call_tool('list_objects', {})
+    assert text_of(cleared) == '未设置皮重；读数仅扣除夹爪重量。'
+    assert text_of(listed).startswith('2 个已知物体') and 'panda_link0' in text_of(listed)
+    assert '抓取时指尖中心位于 z=' in text_of(listed)

@@ -18,6 +18,7 @@ from typing import Any
 from mcp_ros_bridge.backends.port import BackendError, Pose
 from mcp_ros_bridge.backends.ros.sensors import sample_age, stale_error, stamp_s
 from mcp_ros_bridge.catalog.ros_settings import Topic
+from mcp_ros_bridge.messages import t
 
 Entry = tuple[float, str, tuple[float, float, float], tuple[float, float, float, float], float]
 
@@ -25,10 +26,8 @@ Entry = tuple[float, str, tuple[float, float, float], tuple[float, float, float,
 def no_source_error(name: str, base_frame: str) -> BackendError:
     """Return the refusal for an object without a configured pose topic."""
     return BackendError(
-        'UNSUPPORTED', f'no pose source is configured for {name!r} on ROS; nothing was read',
-        advice=f'add `ros: {{object_pose_topics: {{{name}: {{name: /your/{name}_pose}}}}}}` '
-               f'to robot.yaml: a geometry_msgs/msg/PoseStamped topic with the centre of '
-               f'{name!r} in {base_frame}',
+        'UNSUPPORTED', t('object_pose_no_source', name=name),
+        advice=t('object_pose_no_source_fix', name=name, base=base_frame),
         details={'object': name, 'configure': f'ros.object_pose_topics.{name}'})
 
 
@@ -65,13 +64,14 @@ class ObjectPoses:
         if topic is None:
             raise no_source_error(name, self.base_frame)
         if frame.lstrip('/') != self.base_frame:
-            raise _frame_error(name, frame, self.base_frame, 'was asked for')
+            raise _frame_error(name, frame, self.base_frame, t('object_pose_frame_asked'))
         with self._lock:
             entry = self._latest.get(name)
         if entry is None:
-            raise BackendError('SENSOR_STALE', f'no pose of {name!r} received on {topic.name} '
-                               'yet', advice=f'check that the perception node publishes '
-                               f'{topic.name} and that QoS match ({topic.qos})',
+            raise BackendError('SENSOR_STALE', t('object_pose_not_yet', name=name,
+                                                 topic=topic.name),
+                               advice=t('object_pose_not_yet_fix', topic=topic.name,
+                                        qos=topic.qos),
                                details={'object': name, 'topic': topic.name, 'age_s': None})
         stamp, frame_id, position, orientation, received = entry
         age = sample_age(now_s, stamp, received, topic.name)
@@ -80,15 +80,15 @@ class ObjectPoses:
             err.details['object'] = name
             raise err
         if frame_id.lstrip('/') != self.base_frame:
-            raise _frame_error(name, frame_id, self.base_frame, f'is published on {topic.name} in')
+            raise _frame_error(name, frame_id, self.base_frame,
+                               t('object_pose_frame_published', topic=topic.name))
         return Pose(position, orientation, self.base_frame, stamp)
 
 
 def _frame_error(name: str, frame: str, base: str, where: str) -> BackendError:
-    shown = repr(frame) if frame else 'an empty frame_id'
+    shown = repr(frame) if frame else t('object_pose_frame_empty')
     return BackendError(
-        'FRAME_TRANSFORM_FAILURE', f'the pose of {name!r} {where} {shown}, but object poses are '
-        f'served only in the base frame {base!r} (no TF lookup); nothing was read',
-        advice=f'publish the pose with header.frame_id {base!r} (transform it in the '
-               'perception node)',
+        'FRAME_TRANSFORM_FAILURE', t('object_pose_frame', name=name, where=where, frame=shown,
+                                     base=base),
+        advice=t('object_pose_frame_fix', base=base),
         details={'object': name, 'frame': frame, 'allowed': [base]})
