@@ -13,6 +13,7 @@ from mcp_ros_bridge.capabilities.weighing import (gripper_gravity, held_mass_kg,
 from mcp_ros_bridge.catalog.bindings import FrameBinding
 from mcp_ros_bridge.filters import apply_filter
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict
+from mcp_ros_bridge.messages import t
 import numpy as np
 
 _UNIT = {'F': 'N', 'M': 'Nm'}
@@ -55,11 +56,10 @@ async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
             still = steady(arr, gravity[1])
         est = apply_filter(kind, arr) - gravity[0] - (0.0 if tare is None else tare.offset)
         held = round(held_mass_kg(est, gravity[1]) * 1000.0, 1)
-        net = (" Net of the gripper's weight" if tare is None else " Net of the gripper's "
-               f'weight and the tare taken {fmt(tare.age_s(), 0)} s ago')
-        note = (f'{net}; holding \u2248 {held:.0f} g.' if still else
-                f'{net}; the load kept changing during the window (about {held:.0f} g): hold '
-                'the arm still and read again to weigh.')
+        net = (t('wrench_net_gripper') if tare is None else
+               t('wrench_net_gripper_and_tare', age=fmt(tare.age_s(), 0)))
+        grams = f'{held:.0f}'
+        note = net + t('wrench_holding' if still else 'wrench_unsteady', grams=grams)
     else:
         est = apply_filter(kind, arr)
         if gravity:

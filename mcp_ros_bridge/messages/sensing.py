@@ -37,6 +37,15 @@ TABLE: dict[str, tuple[str, str]] = {
     'object_pose_frame_fix': both(
         'publish the pose with header.frame_id {base!r} (transform it in the perception node)',
         '请以 header.frame_id {base!r} 发布位姿（在感知节点中完成变换）'),
+    'wrench_net_gripper': both(" Net of the gripper's weight", ' 已扣除夹爪重量'),
+    'wrench_net_gripper_and_tare': both(
+        " Net of the gripper's weight and the tare taken {age} s ago",
+        ' 已扣除夹爪重量和 {age} 秒前的皮重'),
+    'wrench_holding': both('; holding \u2248 {grams} g.', '；holding \u2248 {grams} g（所持质量）。'),
+    'wrench_unsteady': both(
+        '; the load kept changing during the window (about {grams} g): hold the arm still and '
+        'read again to weigh.',
+        '；窗口内载荷一直在变化（约 {grams} g）：请保持机械臂静止后再读取以称重。'),
     'tare_cleared': both('Tare cleared; readings are net of the gripper only.',
                          '已清除皮重；读数仅扣除夹爪重量。'),
     'tare_none': both('No tare was set; readings are net of the gripper only.',
