@@ -65,7 +65,7 @@ async def test_prompts_are_listed_and_filled(mode):
     assert 'Move the box so that its centre ends at x=0.45, y=0.25 m' in text
     assert '{"offset": {"z": -0.12}}' in text
     tools = {t.name for t in bridge.catalog.tools}
-    fields = {'grasp_z_m', 'mass_kg', 'plan_only', 'pick_and_place', 'held_mass_g'}
+    fields = {'grasp_z_m', 'mass_kg', 'plan_only', 'pick_and_place', 'held_mass_g', 'slip_mm'}
     named = set(re.findall(r'\b[a-z]+(?:_[a-z]+)+\b', text)) - fields
     assert named and named <= tools, named - tools  # every tool a skill names exists
 
