@@ -20,6 +20,7 @@ from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGo
                                           MotionLimits, MotionResult, MotionStatus, Pose, PoseGoal,
                                           ProgressFn, ReleaseGoal, WrenchSamples)
 from mcp_ros_bridge.backends.ros import verify
+from mcp_ros_bridge.backends.ros.node_args import node_identity
 from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
 from mcp_ros_bridge.catalog.robot import RobotConfig
 
@@ -43,7 +44,8 @@ class RosBackend:
         """Remember the configuration; :meth:`start` creates the node (on /clock if asked)."""
         self.config = config
         sim_time = ['-p', 'use_sim_time:=true'] if use_sim_time else []
-        self._node_args = (node_name, namespace, list(ros_args or []) + sim_time)
+        name, namespace, args = node_identity(node_name, namespace, list(ros_args or []))
+        self._node_args = (name, namespace, args + sim_time)
         self._started: RosParts | None = None
 
     @property
