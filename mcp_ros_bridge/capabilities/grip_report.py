@@ -6,6 +6,7 @@ from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, GripperState, GripStatus
 from mcp_ros_bridge.capabilities.base import CallContext, fmt, NUM, Outcome, STR
+from mcp_ros_bridge.messages import t
 
 SLIP_SAID_MM = 0.5  # slip from this size on is said in the text, not only in the numbers
 GRIP_REPORT = {'type': 'object', 'description': 'the held object; slip_mm: in this motion',
@@ -27,9 +28,8 @@ async def add_grip_report(ctx: CallContext, before: GripperState, outcome: Outco
     try:
         after = await ctx.backend.gripper_state()
     except BackendError as exc:
-        outcome.text += f' The grip could not be checked: {exc.message}.'
+        outcome.text += t('grip_unchecked', message=exc.message)
         return
-    name = before.object_name or 'the object'
     total = after.slip_m or 0.0
     slip_mm = max(0.0, total - (before.slip_m or 0.0)) * 1000
     grip: dict[str, Any] = {'status': 'LOST' if after.status is GripStatus.LOST else 'HOLDING',
@@ -38,12 +38,11 @@ async def add_grip_report(ctx: CallContext, before: GripperState, outcome: Outco
     if before.object_name:
         grip['object'] = before.object_name
     outcome.structured['grip'] = grip
+    name = before.object_name or t('grip_unnamed')
     if after.status is GripStatus.LOST:
-        outcome.text += (f' {name.capitalize()} was lost: it is no longer between the fingers. '
-                         'Check with read_gripper_state and get_object_pose.')
+        outcome.text += t('grip_lost', object=name)
     elif slip_mm >= SLIP_SAID_MM:
-        outcome.text += (f' {name.capitalize()} slipped {fmt(slip_mm, 1)} mm in the grip '
-                         f'({after.slip_method}); a firmer grasp_object_force_control '
-                         're-regulates without opening.')
+        outcome.text += t('grip_slipped', object=name, slip=fmt(slip_mm, 1),
+                          method=after.slip_method)
     else:
-        outcome.text += f' {name.capitalize()} stayed in the grip (slip {fmt(slip_mm, 2)} mm).'
+        outcome.text += t('grip_stayed', object=name, slip=fmt(slip_mm, 2))

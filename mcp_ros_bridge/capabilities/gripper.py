@@ -9,6 +9,7 @@ from mcp_ros_bridge.backends.port import (GraspGoal, GripperState, GripResult, G
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTION, NUM, Outcome,
                                               output_schema, READ_ONLY, STR)
 from mcp_ros_bridge.catalog.bindings import GraspBinding
+from mcp_ros_bridge.messages import t
 
 FORCE_SOURCE = {'enum': ['measured', 'commanded']}
 GRIP_OUTPUT = output_schema({
@@ -29,9 +30,8 @@ def _grip_dict(r: GripResult) -> dict[str, Any]:
 
 
 def _force_text(force_n: float, source: str) -> str:
-    if source == 'commanded':
-        return f'commanded effort {fmt(force_n, 1)} N (this gripper measures no force)'
-    return f'grip force {fmt(force_n, 1)} N'
+    key = 'grip_force_commanded' if source == 'commanded' else 'grip_force_measured'
+    return t(key, force=fmt(force_n, 1))
 
 
 async def run_grasp(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -42,19 +42,15 @@ async def run_grasp(ctx: CallContext, args: dict[str, Any]) -> Outcome:
                      timeout_s=float(args['timeout_s']))
     r = await ctx.backend.grasp(goal, ctx.progress)
     s = _grip_dict(r) | {'requested_force_n': goal.force_n}
-    force = _force_text(r.force_n, r.force_source)
+    force, gap = _force_text(r.force_n, r.force_source), fmt(r.width_m * 1000, 1)
     if r.status is GripStatus.HOLDING:
-        return Outcome(f'HOLDING an object: finger gap {fmt(r.width_m * 1000, 1)} mm, '
-                       f'{force} (requested {fmt(goal.force_n, 1)} N).', s)
+        return Outcome(t('grasp_holding', gap=gap, force=force,
+                         requested=fmt(goal.force_n, 1)), s)
     if r.status is GripStatus.EMPTY:
-        return Outcome(
-            f'EMPTY: the fingers closed to {fmt(r.width_m * 1000, 1)} mm without '
-            'touching anything. Open with release_object, move the gripper so the object is '
-            'between the fingers (check with get_object_pose), then grasp again.', s,
-            is_error=True)
-    held = ' The fingers keep squeezing the object.' if r.object_held else ''
-    return Outcome(f'Grasp ended with {r.status}: {r.message}. Finger gap '
-                   f'{fmt(r.width_m * 1000, 1)} mm, {force}.{held}', s, is_error=True)
+        return Outcome(t('grasp_empty', gap=gap), s, is_error=True)
+    held = t('grasp_still_squeezing') if r.object_held else ''
+    return Outcome(t('grasp_ended', status=r.status, message=r.message, gap=gap, force=force)
+                   + held, s, is_error=True)
 
 
 async def run_release(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -63,8 +59,8 @@ async def run_release(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     r = await ctx.backend.release(goal, ctx.progress)
     s = _grip_dict(r)
     if r.status is GripStatus.OPEN:
-        return Outcome(f'OPEN: finger gap {fmt(r.width_m * 1000, 1)} mm; nothing is held.', s)
-    return Outcome(f'Release ended with {r.status}: {r.message}.', s, is_error=True)
+        return Outcome(t('release_open', gap=fmt(r.width_m * 1000, 1)), s)
+    return Outcome(t('release_ended', status=r.status, message=r.message), s, is_error=True)
 
 
 def state_dict(g: GripperState) -> dict[str, Any]:
@@ -81,15 +77,11 @@ def state_dict(g: GripperState) -> dict[str, Any]:
 async def run_gripper_state(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Read the gripper: gap, force, what it holds and slip since the grasp."""
     g = await ctx.backend.gripper_state()
-    name = g.object_name or 'the object'
-    what = {GripStatus.HOLDING: f'HOLDING {name}',
-            GripStatus.LOST: f'LOST: {name} is no longer between the fingers',
-            GripStatus.EMPTY: 'EMPTY: closed on nothing',
-            GripStatus.OPEN: 'OPEN: nothing is held'}.get(g.status, str(g.status))
-    slip = (f', slip since the grasp {fmt(g.slip_m * 1000, 2)} mm ({g.slip_method})'
-            if g.slip_m is not None else '')
-    return Outcome(f'{what}. Finger gap {fmt(g.width_m * 1000, 1)} mm, '
-                   f'{_force_text(g.force_n, g.force_source)}{slip}.', state_dict(g))
+    what = t(f'gripper_{g.status.value.lower()}', object=g.object_name or t('grip_unnamed'))
+    slip = ('' if g.slip_m is None else
+            t('gripper_slip', slip=fmt(g.slip_m * 1000, 2), method=g.slip_method))
+    return Outcome(t('gripper_state', what=what, gap=fmt(g.width_m * 1000, 1),
+                     force=_force_text(g.force_n, g.force_source), slip=slip), state_dict(g))
 
 
 KINDS = [

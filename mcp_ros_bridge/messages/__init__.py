@@ -7,7 +7,7 @@ call pipeline sets it once per call from the server's one ``lang`` setting
 units and JSON are passed as values, so they read the same in every language.
 
 To add a text: one entry ``'area_what': ('English {value}', '中文 {value}')`` in
-the table of its area (``contract``, ``refusals``, ``results``), with the same
+the table of its area (``contract``, ``grip``, ``refusals``, ``results``), with the same
 placeholders in both languages (a unit test checks this), then ``t('area_what',
 value=...)`` where the English string was.
 """
@@ -19,10 +19,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from mcp_ros_bridge.messages import contract, refusals, results, sensing
+from mcp_ros_bridge.messages import contract, grip, refusals, results, sensing
 
 LANGS = ('en', 'zh')
-TABLES = (contract.TABLE, refusals.TABLE, results.TABLE, sensing.TABLE)
+TABLES = (contract.TABLE, grip.TABLE, refusals.TABLE, results.TABLE, sensing.TABLE)
 MESSAGES: dict[str, tuple[str, str]] = {k: v for table in TABLES for k, v in table.items()}
 _LANG: ContextVar[str] = ContextVar('mcp_ros_bridge_lang', default='en')
 

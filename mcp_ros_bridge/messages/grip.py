@@ -1,0 +1,49 @@
+"""Texts of the gripper: grasp, release, the gripper state and slip in arm motions."""
+
+from mcp_ros_bridge.messages.table import both
+
+TABLE: dict[str, tuple[str, str]] = {
+    'grip_force_measured': both('grip force {force} N', '夹持力 {force} N'),
+    'grip_force_commanded': both(
+        'commanded effort {force} N (this gripper measures no force)',
+        '指令力 {force} N（该夹爪不测量力）'),
+    'grasp_holding': both(
+        'HOLDING an object: finger gap {gap} mm, {force} (requested {requested} N).',
+        'HOLDING：已夹住物体，指间距离 {gap} mm，{force}（请求 {requested} N）。'),
+    'grasp_empty': both(
+        'EMPTY: the fingers closed to {gap} mm without touching anything. Open with '
+        'release_object, move the gripper so the object is between the fingers (check with '
+        'get_object_pose), then grasp again.',
+        'EMPTY：手指闭合到 {gap} mm，未接触任何物体。请用 release_object 张开，把夹爪移到物体两侧'
+        '（可用 get_object_pose 确认），再重新抓取。'),
+    'grasp_ended': both('Grasp ended with {status}: {message}. Finger gap {gap} mm, {force}.',
+                        '抓取以 {status} 结束：{message}。指间距离 {gap} mm，{force}。'),
+    'grasp_still_squeezing': both(' The fingers keep squeezing the object.', '手指仍夹紧物体。'),
+    'release_open': both('OPEN: finger gap {gap} mm; nothing is held.',
+                         'OPEN：指间距离 {gap} mm；未夹持物体。'),
+    'release_ended': both('Release ended with {status}: {message}.',
+                          '张开以 {status} 结束：{message}。'),
+    'gripper_holding': both('HOLDING the {object}', 'HOLDING：正夹持 {object}'),
+    'gripper_lost': both('LOST: the {object} is no longer between the fingers',
+                         'LOST：{object} 已不在手指之间'),
+    'gripper_empty': both('EMPTY: closed on nothing', 'EMPTY：已闭合，未夹到物体'),
+    'gripper_open': both('OPEN: nothing is held', 'OPEN：未夹持物体'),
+    'gripper_slip': both(', slip since the grasp {slip} mm ({method})',
+                         '，抓取以来滑移 {slip} mm（{method}）'),
+    'gripper_state': both('{what}. Finger gap {gap} mm, {force}{slip}.',
+                          '{what}。指间距离 {gap} mm，{force}{slip}。'),
+    'grip_unnamed': both('object', '物体'),
+    'grip_unchecked': both(' The grip could not be checked: {message}.',
+                           '无法检查夹持：{message}。'),
+    'grip_lost': both(
+        ' The {object} was lost: it is no longer between the fingers. Check with '
+        'read_gripper_state and get_object_pose.',
+        '{object} 已掉落：不再位于手指之间。请用 read_gripper_state 和 get_object_pose 检查。'),
+    'grip_slipped': both(
+        ' The {object} slipped {slip} mm in the grip ({method}); a firmer '
+        'grasp_object_force_control re-regulates without opening.',
+        '{object} 在夹持中滑移了 {slip} mm（{method}）；用更大的力再次调用 '
+        'grasp_object_force_control 可在不张开的情况下重新调节。'),
+    'grip_stayed': both(' The {object} stayed in the grip (slip {slip} mm).',
+                        '{object} 仍夹持稳定（滑移 {slip} mm）。'),
+}
