@@ -381,6 +381,9 @@ async def test_client_cancellation_cancels_the_goal(rig, mode):
                 assert await thread_event(rig.actions.executing), 'the goal never started'
                 tg.cancel_scope.cancel()
             assert await thread_event(rig.actions.cancelled), 'the server saw no cancel'
+            # The arm is released once the cancelled goal has ended, a moment after the
+            # server saw the cancel: the next call waits for that, not for a lucky race.
+            assert await rig.bridge.pipeline.arbiter.wait_idle(10.0), 'the arm stayed held'
             await fibonacci_ok(rig, client, 2)
 
 
