@@ -8,7 +8,7 @@ prints results.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 import re
 from typing import Any
 
@@ -66,6 +66,11 @@ RULES: dict[str, Rule] = {r.rule_id: r for r in (
     Rule('config-format', 'error', 'tools.yaml follows its JSON Schema format'),
     Rule('unknown-kind', 'error', 'kind names a built-in capability kind'),
     Rule('kind-parameter', 'error', 'every top-level parameter is one the kind uses'),
+    Rule('kind-default', 'error',
+         'every parameter the kind reads is required or has a default (defaults live only in '
+         'the schema)'),
+    Rule('binding', 'error', "the binding has the keys of its kind's form (defaults filled in), "
+         'and a grasp binding gives every strategy a speed'),
     Rule('robot-ref', 'error', 'every {$robot: dotted.path} names a value in robot.yaml'),
     Rule('schema-valid', 'error', 'input is a valid JSON Schema (Draft 2020-12 meta-schema)'),
     Rule('schema-object', 'error', 'input has type: object'),
@@ -122,10 +127,8 @@ class Report:
     """Collects findings about one YAML document, locating each path to its line."""
 
     doc: LoadedYaml
-
-    def __post_init__(self) -> None:
-        """Start with no findings."""
-        self.items: list[tuple[Finding, tuple[Any, ...]]] = []
+    # (finding, absolute YAML path) in the order found; reports on both files may share it
+    items: list[tuple[Finding, tuple[Any, ...]]] = field(default_factory=list)
 
     def add(self, rule: str, tool: str, base: Sequence[Any], rel: Sequence[Any], message: str,
             fix: str, value: int | None = None) -> None:

@@ -1,9 +1,10 @@
 """
-The catalog linter's rules: one id each, with severity, path and a concrete fix.
+The catalog linter's advice rules: one id each, with severity, path and a concrete fix.
 
 Each ``check_*`` function inspects one aspect of a tool (its name, its text, its
-input schema, its bounds against the robot's limits) and adds findings to a
-:class:`Report`. The loading and the command line live in ``linter.py``.
+input schema) and adds findings to a :class:`Report`. What keeps a catalog from
+loading is checked by the loader's pass (``checks.py``); the command line lives
+in ``linter.py``.
 """
 
 
@@ -35,7 +36,6 @@ from mcp_ros_bridge.catalog.lint_model import (
     WHEN_ZH,
     ZH_CHARS,
 )
-from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.catalog.yaml_lines import format_path
 
 
@@ -49,37 +49,19 @@ def description_texts(desc: Any) -> list[tuple[str, str]]:
     return []
 
 
-def check_identity(report: Report, tools: list[Any]) -> None:
-    """Check names (MCP pattern, snake_case, unique) and titles."""
-    seen: dict[str, int] = {}
-    for i, raw in enumerate(tools):
-        if not isinstance(raw, dict):
-            continue
-        base = ('tools', i)
-        name = raw.get('name')
-        label = name if isinstance(name, str) else f'tools[{i}]'
-        if not isinstance(name, str) or not MCP_NAME.match(name):
-            report.add('name-pattern', label, base, ('name',),
-                       f'name {name!r} does not match the MCP tool-name pattern',
-                       'use 1-128 characters from A-Z a-z 0-9 _ . -, e.g. move_arm_to_pose')
-        elif not SNAKE_NAME.match(name) or len(name) > MAX_NAME_LEN:
-            snake = re.sub(r'[^a-z0-9_]+', '_', re.sub(r'(?<=[a-z0-9])([A-Z])', r'_\1', name)
-                           .lower()).strip('_')[:MAX_NAME_LEN] or 'tool_name'
-            report.add('name-snake-case', label, base, ('name',),
-                       f'name {name!r} is not snake_case of at most {MAX_NAME_LEN} characters '
-                       '(some clients reject other names)', f'rename it to {snake!r}')
-        if isinstance(name, str):
-            if name in seen:
-                report.add('name-unique', label, base, ('name',),
-                           f'name {name!r} is already used by tools[{seen[name]}]',
-                           'give each tool its own name, e.g. add a distinguishing verb or '
-                           'object')
-            seen.setdefault(name, i)
-        title = raw.get('title')
-        title = title['en'] if is_text_map(title) else title
-        if not isinstance(title, str) or not title.strip():
-            report.add('title-present', label, base, ('title',), 'the tool has no title',
-                       'add a short human-readable title, e.g. "Move arm to pose"')
+def check_naming(report: Report, i: int, name: str, title: Any) -> None:
+    """Advise snake_case names and require a title (the pattern and uniqueness: ``checks``)."""
+    base = ('tools', i)
+    if MCP_NAME.match(name) and (not SNAKE_NAME.match(name) or len(name) > MAX_NAME_LEN):
+        snake = re.sub(r'[^a-z0-9_]+', '_', re.sub(r'(?<=[a-z0-9])([A-Z])', r'_\1', name)
+                       .lower()).strip('_')[:MAX_NAME_LEN] or 'tool_name'
+        report.add('name-snake-case', name, base, ('name',),
+                   f'name {name!r} is not snake_case of at most {MAX_NAME_LEN} characters '
+                   '(some clients reject other names)', f'rename it to {snake!r}')
+    title = title['en'] if is_text_map(title) else title
+    if not isinstance(title, str) or not title.strip():
+        report.add('title-present', name, base, ('title',), 'the tool has no title',
+                   'add a short human-readable title, e.g. "Move arm to pose"')
 
 
 def check_description(report: Report, i: int, name: str, desc: Any) -> None:
@@ -213,113 +195,3 @@ def check_parameters(report: Report, i: int, name: str, schema: dict[str, Any]) 
                        f'string parameter {format_path(rel)} accepts any text',
                        'list the allowed values with enum (or constrain it with a pattern or '
                        'format)')
-
-
-def numeric_range(s: dict[str, Any]) -> tuple[float | None, bool, float | None]:
-    """Return ``(low, low_is_exclusive, high)`` of a numeric schema (None: unbounded)."""
-    nums = [v for v in s.get('enum') or [] if isinstance(v, (int, float))
-            and not isinstance(v, bool)]
-    lo: float | None = min(nums) if nums else None
-    hi: float | None = max(nums) if nums else None
-    exclusive = False
-    for key, strict in (('minimum', False), ('exclusiveMinimum', True)):
-        v = s.get(key)
-        if isinstance(v, (int, float)) and not isinstance(v, bool) and (
-                lo is None or v > lo or (v == lo and strict)):
-            lo, exclusive = v, strict
-    for key in ('maximum', 'exclusiveMaximum'):
-        v = s.get(key)
-        if isinstance(v, (int, float)) and not isinstance(v, bool) and (hi is None or v < hi):
-            hi = v
-    return lo, exclusive, hi
-
-
-def _prop(schema: Any, *path: str) -> dict[str, Any] | None:
-    cur = schema
-    for part in path:
-        cur = cur.get(part) if isinstance(cur, dict) else None
-    return cur if isinstance(cur, dict) else None
-
-
-def check_limits(report: Report, i: int, name: str, params: frozenset[str],
-                 schema: dict[str, Any], robot: RobotConfig) -> None:
-    """Check that bounds of known parameters stay inside robot.yaml's limits."""
-    base = ('tools', i)
-    lim = robot.limits
-
-    def uses(param: str) -> bool:
-        return param in params or '*' in params
-
-    def bad(rel: tuple[str, ...], message: str, fix: str) -> None:
-        report.add('robot-limits', name, base, ('input',) + rel, message, fix)
-
-    def check_max(rel: tuple[str, ...], cap: float, ref: str) -> None:
-        s = _prop(schema, *rel)
-        hi = numeric_range(s)[2] if s else None
-        if hi is not None and hi > cap:
-            bad(rel, f'upper bound {hi} exceeds robot.yaml {ref} = {cap}',
-                f'set maximum: {{$robot: {ref}}} (or a value <= {cap})')
-
-    if uses('force_n'):
-        check_max(('properties', 'force_n'), robot.gripper_max_force_n, 'gripper.max_force_n')
-        s = _prop(schema, 'properties', 'force_n')
-        lo = numeric_range(s)[0] if s else None
-        if lo is not None and lo < robot.gripper_min_force_n:
-            bad(('properties', 'force_n'), f'lower bound {lo} is below robot.yaml '
-                f'gripper.min_force_n = {robot.gripper_min_force_n}',
-                'set minimum: {$robot: gripper.min_force_n}')
-    if uses('width_m'):
-        check_max(('properties', 'width_m'), robot.gripper_max_width_m, 'gripper.max_width_m')
-    for param, cap, ref in (
-            ('velocity_scaling', lim.max_velocity_scaling, 'limits.max_velocity_scaling'),
-            ('acceleration_scaling', lim.max_acceleration_scaling,
-             'limits.max_acceleration_scaling')):
-        s = _prop(schema, 'properties', param)
-        if not uses(param) or s is None:
-            continue
-        check_max(('properties', param), cap, ref)
-        lo, exclusive, _ = numeric_range(s)
-        if lo is None or lo < 0 or (lo == 0 and not exclusive):
-            bad(('properties', param), f'{param} may be {lo if lo is not None else "any"}; it '
-                'must stay in (0, max] (MoveIt treats 0 as full speed)',
-                'set exclusiveMinimum: 0 (or a minimum above 0) and remove minimum: 0')
-    if uses('positions'):
-        check_joint_bounds(bad, schema, robot)
-    for param, rel in (('position', ('properties', 'position', 'properties')),
-                       ('waypoints', ('properties', 'waypoints', 'items', 'properties'))):
-        if not uses(param):
-            continue
-        for axis, lo_cap, hi_cap in zip('xyz', lim.workspace.lo, lim.workspace.hi):
-            s = _prop(schema, *rel, axis)
-            if s is None:
-                continue
-            lo, _, hi = numeric_range(s)
-            if (lo is not None and lo < lo_cap) or (hi is not None and hi > hi_cap):
-                k = 'xyz'.index(axis)
-                bad(rel + (axis,), f'{axis} bounds [{lo}, {hi}] leave the workspace box '
-                    f'[{lo_cap}, {hi_cap}] (m)',
-                    f'use minimum: {{$robot: limits.workspace.min.{k}}} and maximum: '
-                    f'{{$robot: limits.workspace.max.{k}}}')
-
-
-def check_joint_bounds(bad: Any, schema: dict[str, Any], robot: RobotConfig) -> None:
-    """Check per-joint bounds of ``positions`` against the limits less the safety margin."""
-    s = _prop(schema, 'properties', 'positions')
-    if s is None:
-        return
-    margin = robot.limits.joint_limit_margin_rad
-    items = s.get('prefixItems')
-    per = items if isinstance(items, list) else [s.get('items')] * len(robot.arm_joints)
-    rows = zip(robot.arm_joints, robot.arm_position_limits, per)
-    for k, (joint, (lo_cap, hi_cap), item) in enumerate(rows):
-        lo, _, hi = numeric_range(item) if isinstance(item, dict) else (None, False, None)
-        lo_cap, hi_cap = lo_cap + margin, hi_cap - margin
-        if lo is None or hi is None or lo < lo_cap - 1e-9 or hi > hi_cap + 1e-9:
-            rel = ('properties', 'positions') + (('prefixItems', k) if items else ('items',))
-            bad(rel, f'{joint} bounds [{lo}, {hi}] are wider than robot.yaml '
-                f'joints.position_limits less limits.joint_limit_margin_rad '
-                f'[{round(lo_cap, 6)}, {round(hi_cap, 6)}] (rad)',
-                f'use minimum: {{$robot: joints.position_limits.{k}.0, offset: {{$robot: '
-                f'limits.joint_limit_margin_rad}}}} and maximum: {{$robot: '
-                f'joints.position_limits.{k}.1, offset: {{$robot: '
-                f'limits.joint_limit_margin_rad, scale: -1}}}}')

@@ -12,8 +12,9 @@ import os
 import re
 from typing import Any
 
+from mcp_ros_bridge.catalog.checks import read_config_file
+from mcp_ros_bridge.catalog.format_check import raise_problems, schema_problems
 from mcp_ros_bridge.catalog.language import pick_text
-from mcp_ros_bridge.catalog.loader import _raise_first, _schema_errors, read_config_file
 from mcp_ros_bridge.catalog.schemas import _obj, TEXT
 
 PROMPTS_FILE = 'prompts.yaml'
@@ -71,7 +72,7 @@ def load_prompts(config_dir: str, lang: str = 'en') -> tuple[PromptSpec, ...]:
     if not os.path.isfile(os.path.join(config_dir, PROMPTS_FILE)):
         return ()
     doc = read_config_file(config_dir, PROMPTS_FILE)
-    _raise_first(_schema_errors(doc, PROMPTS_SCHEMA, 'prompts.yaml'))
+    raise_problems(doc, schema_problems(doc, PROMPTS_SCHEMA, 'prompts.yaml'))
     return tuple(PromptSpec(
         p['name'], pick_text(p['title'], lang), pick_text(p['description'], lang),
         tuple(PromptArg(a['name'], pick_text(a['description'], lang), a['required'])

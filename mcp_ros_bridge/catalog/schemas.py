@@ -132,7 +132,7 @@ TEXT: dict[str, Any] = {
 }
 
 TOOL_SCHEMA: dict[str, Any] = _obj({
-    'name': {'type': 'string', 'pattern': '^[A-Za-z0-9_.-]{1,128}$'},
+    'name': {'type': 'string'},  # its pattern: the name-pattern rule (catalog/checks.py)
     'title': TEXT,
     'version': {'type': 'string', 'pattern': r'^\d+\.\d+\.\d+$'},
     'kind': _NAME,

@@ -128,7 +128,7 @@ def test_parameter_the_kind_does_not_use(tmp_path):
     tools = edit(shipped_text('tools.yaml'), '        force_n:\n',
                  '        speed_mps: {type: number}\n        force_n:\n')
     err = load_error(write_config(tmp_path, tools=tools))
-    assert err.path == ('tools', tool_index(GRASP), 'input', 'properties')
+    assert err.path == ('tools', tool_index(GRASP), 'input', 'properties', 'speed_mps')
     assert err.line == line_of(tools, 'speed_mps: {type: number}')
     assert "kind 'grasp' does not use ['speed_mps']" in err.problem
     assert "it accepts ['force_n', 'idempotency_key', 'strategy', 'timeout_s']" in err.problem

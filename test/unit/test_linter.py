@@ -11,7 +11,7 @@ from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.lint_model import MAX_LIST_BYTES, MAX_TOOLS, RULES
 from mcp_ros_bridge.catalog.linter import format_findings, lint_config, main
 from mcp_ros_bridge.catalog.listing import APPROVAL_META_KEY, list_bytes, tool_entry
-from mcp_ros_bridge.catalog.loader import load_catalog
+from mcp_ros_bridge.catalog.loader import ConfigError, load_catalog
 from mcp_ros_bridge.server.bridge import tool_model
 import pytest
 import yaml
@@ -238,6 +238,14 @@ def m_robot_ref(doc):
     props(doc, GRASP)['force_n']['maximum'] = {'$robot': 'gripper.max_force'}
 
 
+def m_kind_default(doc):
+    del props(doc, 'read_ft_sensor')['window']['default']
+
+
+def m_binding(doc):
+    tool(doc, 'plan_trajectory')['binding']['max_step'] = 0.01
+
+
 def m_config_format(doc):
     tool(doc, 'stop_arm')['version'] = 'one'
 
@@ -298,6 +306,8 @@ CASES = [
     ('kind-parameter', 'error', GRASP, 'input.properties.speed_mps', m_kind_parameter),
     ('robot-ref', 'error', GRASP, 'input.properties.force_n.maximum', m_robot_ref),
     ('config-format', 'error', 'stop_arm', 'version', m_config_format),
+    ('kind-default', 'error', 'read_ft_sensor', 'input.properties.window', m_kind_default),
+    ('binding', 'error', 'plan_trajectory', 'binding', m_binding),
 ]
 
 
@@ -428,6 +438,31 @@ def test_robot_yaml_problem_is_one_finding_with_line(tmp_path):
     assert finding.file.endswith('robot.yaml')
     assert 'max_velocity_scaling: 2' in bad.splitlines()[finding.line - 1]
     assert main([config], KINDS) == 1
+
+
+# The rules of the loader's pass (catalog/checks.py): what keeps a catalog from loading.
+LOAD_RULES = {'config-format', 'name-pattern', 'name-unique', 'unknown-kind', 'robot-ref',
+              'schema-valid', 'schema-object', 'kind-parameter', 'kind-default', 'robot-limits',
+              'binding'}
+
+
+@pytest.mark.parametrize('rule,severity,tool_name,path,mutate', CASES,
+                         ids=[f'{c[0]}:{c[4].__name__[2:]}' for c in CASES])
+def test_loader_raises_the_first_error_of_the_same_pass(tmp_path, rule, severity,
+                                                        tool_name, path, mutate):
+    doc = shipped_tools()
+    mutate(doc)
+    config = write_config(tmp_path, doc)
+    findings = lint_config(config, KINDS)
+    if rule not in LOAD_RULES:  # advice: the catalog still loads
+        assert load_catalog(config, kinds=KINDS).tools
+        return
+    with pytest.raises(ConfigError) as err:
+        load_catalog(config, kinds=KINDS)
+    (hit,) = [f for f in findings if f.rule == rule]
+    assert (err.value.file, err.value.line) == (hit.file, hit.line)
+    assert err.value.problem == f'{hit.message}; {hit.fix}'
+    assert [f for f in findings if f.rule in LOAD_RULES] == [hit], 'one finding per problem'
 
 
 def test_loader_error_not_duplicated(tmp_path):

@@ -1,0 +1,58 @@
+"""``{$robot: dotted.path}`` references in tools.yaml, resolved against robot.yaml."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+import copy
+from typing import Any
+
+from mcp_ros_bridge.catalog.yaml_lines import LoadedYaml
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def resolve_refs(node: Any, robot: Mapping[str, Any], doc: LoadedYaml,
+                 path: tuple[Any, ...]) -> Any:
+    """
+    Replace every ``{$robot: dotted.path}`` with the robot.yaml value.
+
+    Optional ``scale`` (a number) and ``offset`` (a number or another
+    reference) give ``value * scale + offset``, e.g. a joint bound less the
+    configured safety margin; ``keys: true`` gives a mapping's keys (an enum).
+    """
+    if isinstance(node, dict):
+        if '$robot' in node:
+            ref = node['$robot']
+            extra = set(node) - {'$robot', 'scale', 'offset', 'keys'}
+            if extra or not isinstance(ref, str):
+                raise doc.error(path, '{$robot: dotted.path} takes only optional scale, offset '
+                                'and keys')
+            cur: Any = robot
+            for part in ref.split('.'):
+                if isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
+                    cur = cur[int(part)]
+                elif isinstance(cur, Mapping) and part in cur:
+                    cur = cur[part]
+                else:
+                    raise doc.error(path, f'robot.yaml has no value at {ref!r}')
+            if 'scale' in node or 'offset' in node:
+                scale = node.get('scale', 1)
+                offset = resolve_refs(node.get('offset', 0), robot, doc, path + ('offset',))
+                for key, v in (('scale', scale), ('offset', offset)):
+                    if not _is_number(v):
+                        raise doc.error(path + (key,), f'{key} must be a number')
+                if not _is_number(cur):
+                    raise doc.error(path, f'{ref!r} is not a number, so it cannot be scaled '
+                                    'or offset')
+                cur = round(cur * scale + offset, 12)
+            if node.get('keys') is True:
+                if not isinstance(cur, Mapping):
+                    raise doc.error(path, f'{ref!r} is not a mapping, so it has no keys')
+                cur = list(cur)
+            return copy.deepcopy(cur)
+        return {k: resolve_refs(v, robot, doc, path + (k,)) for k, v in node.items()}
+    if isinstance(node, list):
+        return [resolve_refs(v, robot, doc, path + (i,)) for i, v in enumerate(node)]
+    return node

@@ -1,0 +1,38 @@
+"""What ``robot.yaml`` must satisfy beyond its format: consistent limits, names and sizes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_ros_bridge.catalog.format_check import Problem
+
+
+def robot_problems(data: dict[str, Any]) -> list[Problem]:
+    """Return the problems of a format-valid ``robot.yaml`` mapping, defaults filled in."""
+    problems: list[Problem] = []
+    lim = data['limits']
+    for lo, hi in (('default_velocity_scaling', 'max_velocity_scaling'),
+                   ('default_acceleration_scaling', 'max_acceleration_scaling')):
+        if lim[lo] > lim[hi]:
+            problems.append((('limits', lo), f'{lo} {lim[lo]} exceeds {hi} {lim[hi]}'))
+    ws = lim['workspace']
+    if any(a >= b for a, b in zip(ws['min'], ws['max'])):
+        problems.append((('limits', 'workspace'), 'each workspace min must be below its max'))
+    joints = data['joints']
+    for name, posture in joints['postures'].items():
+        if len(posture) != len(joints['arm']):
+            problems.append((('joints', 'postures', name),
+                             f'posture {name!r} needs one value per arm joint'))
+    for name in data['ros']['object_pose_topics']:
+        if name not in data['objects']:
+            known = sorted(data['objects'])
+            problems.append((('ros', 'object_pose_topics', name),
+                             f'{name!r} is no object of the catalog: use one of {known}'))
+    limits = joints['position_limits']
+    if len(limits) != len(joints['arm']):
+        problems.append((('joints', 'position_limits'),
+                         'position_limits needs one [min, max] pair per arm joint'))
+    for i, (lo, hi) in enumerate(limits):
+        if lo >= hi:
+            problems.append((('joints', 'position_limits', i), f'min {lo} is not below max {hi}'))
+    return problems
