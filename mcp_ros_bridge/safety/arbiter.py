@@ -7,13 +7,15 @@ phase the motion is in (queued for a worker thread, planning, executing), and
 bumps the stop epoch so that a call admitted before the stop never starts. The
 holder stops the robot before it lets go, so the arm is free only once stopped; the
 call pipeline lets a new motion wait for a motion that is already stopping.
+:func:`stopping_once_cancelled` marks a motion as stopping the moment its caller
+is cancelled, while the cancellation is still unwinding through the backend.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 import time
 from typing import Any
@@ -114,3 +116,27 @@ class MotionArbiter:
             return True
         except asyncio.TimeoutError:
             return False
+
+
+@asynccontextmanager
+async def stopping_once_cancelled(motion: RunningMotion, reason: str) -> AsyncIterator[None]:
+    """
+    Set ``motion.preempted_by`` to ``reason`` as soon as the body's caller is cancelled.
+
+    The body unwinds a cancellation only after the backend's cleanup (cancelling a
+    goal, stopping the arm); a watcher task in the same cancel scope sees the
+    cancellation at once, so a motion requested meanwhile waits instead of BUSY.
+    """
+    async def watch(done: anyio.CancelScope) -> None:
+        try:
+            await anyio.sleep_forever()
+        finally:
+            if not done.cancel_called and not motion.preempted_by:
+                motion.preempted_by = reason
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(watch, tg.cancel_scope)
+        try:
+            yield
+        finally:
+            tg.cancel_scope.cancel()

@@ -33,7 +33,8 @@ from mcp_ros_bridge.contract.validation import ArgumentValidator, problem_field
 from mcp_ros_bridge.messages import speaking, t
 from mcp_ros_bridge.safety.approval import (Denied, IssuedApprovals, plan_summary,
                                             request_approval)
-from mcp_ros_bridge.safety.arbiter import BusyError, MotionArbiter, StoppedBeforeStart
+from mcp_ros_bridge.safety.arbiter import (BusyError, MotionArbiter, StoppedBeforeStart,
+                                           stopping_once_cancelled)
 from mcp_ros_bridge.safety.envelope import EnvelopedBackend
 from mcp_ros_bridge.safety.idempotency import IdempotencyCache
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
@@ -44,6 +45,7 @@ import mcp_types as types
 
 log = logging.getLogger('mcp_ros_bridge.calls')
 GONE_REMEMBERED = 256
+CANCELLED = 'its request was cancelled'
 
 
 @dataclass
@@ -196,7 +198,8 @@ class CallPipeline:
             return stopped_result(spec, 'its client disconnected before it started', False)
         try:
             with self.arbiter.hold(spec.name, session_scope(ctx), request, epoch) as motion:
-                return await self._run(ctx, spec, kind, args)
+                async with stopping_once_cancelled(motion, CANCELLED):
+                    return await self._run(ctx, spec, kind, args)
         except BusyError as exc:
             return error_result(t('refused', tool=spec.name, reason=exc), 'BUSY',
                                 {'running_tool': exc.running.tool})
@@ -260,7 +263,7 @@ class CallPipeline:
                 # before the cancellation unwinds (and the arbiter lets the arm go).
                 running = self.arbiter.running
                 if running is not None and not running.preempted_by:
-                    running.preempted_by = 'its request was cancelled'
+                    running.preempted_by = CANCELLED
                 with anyio.move_on_after(self.settings.stop_wait_s, shield=True) as bound:
                     await self._stop_quietly()
                 if bound.cancelled_caught:

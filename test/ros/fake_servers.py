@@ -26,6 +26,9 @@ class FibonacciServers:
         self.progressed = threading.Event()   # set by the test's progress callback
         self.executing = threading.Event()    # a hold goal is executing
         self.cancelled = threading.Event()    # a hold goal saw its cancel request
+        self.cancel_asked = threading.Event()  # the hold server received a cancel request
+        self.cancel_gate = threading.Event()  # the hold server answers a cancel once set
+        self.cancel_gate.set()
         self.cancel_accepted = threading.Event()  # the hold server accepted a cancel
         self.release = threading.Event()      # lets a silent server answer at last
         self.servers = [
@@ -52,6 +55,8 @@ class FibonacciServers:
         return Fibonacci.Result(sequence=sequence[:handle.request.order + 1])
 
     def _accept_cancel(self, handle):
+        self.cancel_asked.set()
+        self.cancel_gate.wait(WAIT_S)
         self.cancel_accepted.set()
         return CancelResponse.ACCEPT
 
@@ -77,6 +82,7 @@ class FibonacciServers:
     def close(self):
         """Release blocked callbacks and destroy the servers."""
         self.release.set()
+        self.cancel_gate.set()
         for server in self.servers:
             server.destroy()
 

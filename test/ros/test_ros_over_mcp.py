@@ -381,10 +381,32 @@ async def test_client_cancellation_cancels_the_goal(rig, mode):
                 assert await thread_event(rig.actions.executing), 'the goal never started'
                 tg.cancel_scope.cancel()
             assert await thread_event(rig.actions.cancelled), 'the server saw no cancel'
-            # The arm is released once the cancelled goal has ended, a moment after the
-            # server saw the cancel: the next call waits for that, not for a lucky race.
-            assert await rig.bridge.pipeline.arbiter.wait_idle(10.0), 'the arm stayed held'
             await fibonacci_ok(rig, client, 2)
+
+
+async def test_a_motion_sent_while_a_cancelled_one_unwinds_waits_instead_of_busy(rig):
+    # Legacy mode: the cancel is a notification, so the cancelled handler unwinds on its
+    # own while the client sends the next call. The hold server answers the goal's cancel
+    # only once that call waits for the arm; refused as BUSY, it would never wait.
+    arbiter = rig.bridge.pipeline.arbiter
+    wait_idle = arbiter.wait_idle
+
+    async def open_gate_then_wait(timeout: float) -> bool:
+        rig.actions.cancel_gate.set()
+        return await wait_idle(timeout)
+
+    rig.actions.cancel_gate.clear()
+    arbiter.wait_idle = open_gate_then_wait
+    with anyio.fail_after(30):
+        async with Client(rig.bridge.server, mode='legacy') as client:
+            await client.list_tools()
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(client.call_tool, 'fibonacci_hold', {'order': 1})
+                assert await thread_event(rig.actions.executing), 'the goal never started'
+                tg.cancel_scope.cancel()
+            assert await thread_event(rig.actions.cancel_asked), 'the server saw no cancel'
+            await fibonacci_ok(rig, client, 2)
+    assert rig.actions.cancelled.is_set()
 
 
 TIMED_OUT_TEXT = 'No result within the timeout of 1.0 s; the goal was cancelled'
