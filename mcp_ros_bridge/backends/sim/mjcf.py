@@ -33,7 +33,8 @@ CAMERAS = ('scene',)
 TIMESTEP = 0.002  # 500 Hz physics, servo and F/T sampling
 # Pad-object contacts at the stiffest time constant MuJoCo accepts (2 steps): a held object
 # shifts in the fingers in proportion to the contacts' compliance while the arm accelerates,
-# and friction, cone, noslip and impratio barely change it (bench/bench_grip_slip.py).
+# and friction, cone, noslip and impratio barely change it; the grip welds add static
+# friction (grip_watch.py; bench/bench_grip_slip.py).
 GRIP_SOLREF = f'{2 * TIMESTEP:g} 1'
 
 H = math.pi / 2
@@ -100,6 +101,13 @@ def _grip_contacts() -> str:
             out.append(f'<pair geom1="finger{n}_pad" geom2="{obj}" condim="4" '
                        f'friction="1.2 1.2 0.01 0.0005 0.0005" solref="{GRIP_SOLREF}"/>')
     return '\n  '.join(out)
+
+
+def _stiction_welds() -> str:
+    """Return one inactive hand-object weld per object: static friction while held."""
+    welds = [f'<weld name="grip_{obj}" body1="panda_hand" body2="{obj}" active="false" '
+             f'solref="{GRIP_SOLREF}"/>' for obj in OBJECTS]
+    return '\n  '.join(welds)
 
 
 def build_mjcf() -> str:
@@ -182,6 +190,9 @@ def build_mjcf() -> str:
 <contact>
   {_grip_contacts()}
 </contact>
+<equality>
+  {_stiction_welds()}
+</equality>
 <actuator>
   {chr(10).join(acts)}
 </actuator>

@@ -100,6 +100,7 @@ class World:
         self.ft_count = 0
         self.held_object: int = -1
         self.grip_ref: Any = None  # grip_watch.GripRef of the newest grasp, None when open
+        self.after_step: Any = None  # called with the world after each step (grip stiction)
         self.tasks: dict[str, Task[Any]] = {}
         self._running = False
         self._thread: threading.Thread | None = None
@@ -177,6 +178,8 @@ class World:
         np.subtract(self._noise[i], self._sensor, out=self._ft[i])
         self._ft_t[i] = d.time
         self.ft_count += 1
+        if self.after_step is not None:
+            self.after_step(self)
         if tasks:
             for key, task in list(self.tasks.items()):
                 try:
