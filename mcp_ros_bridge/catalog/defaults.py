@@ -24,13 +24,18 @@ def json_copy(value: Any) -> Any:
 
 def _fill(schema: Mapping[str, Any], value: Any) -> None:
     if isinstance(value, dict):
-        for name, sub in schema.get('properties', {}).items():
+        props = schema.get('properties', {})
+        for name, sub in props.items():
             if not isinstance(sub, Mapping):
                 continue
             if name not in value and 'default' in sub:
                 value[name] = json_copy(sub['default'])
             if name in value:
                 _fill(sub, value[name])
+        other = schema.get('additionalProperties')
+        if isinstance(other, Mapping):  # a map: every other entry has this schema
+            for name in value.keys() - props.keys():
+                _fill(other, value[name])
     elif isinstance(value, list):
         items = schema.get('items')
         if isinstance(items, Mapping):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
+from mcp_ros_bridge.catalog.defaults import fill_defaults
 from mcp_ros_bridge.catalog.schemas import (Distro, Executor, ForceGuard, GripperInterface, Qos,
                                             ROS_SCHEMA, SensorIngest, WRENCH_TYPES)
 
@@ -54,31 +55,27 @@ class RosSettings:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> RosSettings:
-        """Build from a schema-validated ``ros:`` mapping, filling the schema's defaults."""
-        topics = {**_default('topics'), **d.get('topics', {})}
-        poses = d.get('object_pose_topics', _default('object_pose_topics'))
+        """Build from a ``ros:`` mapping with the schema's defaults filled in (by RobotConfig)."""
+        topics, poses = _merged('topics', d), _merged('object_pose_topics', d)
         return cls(
-            topics={key: Topic(t['name'], t.get('qos', _TOPIC_QOS), t.get('type'))
-                    for key, t in topics.items()},
-            object_pose_topics={key: Topic(t['name'], t.get('qos', _TOPIC_QOS))
-                                for key, t in poses.items()},
-            actions={**_default('actions'), **d.get('actions', {})},
-            services={**_default('services'), **d.get('services', {})},
-            **{key: d.get(key, _default(key)) for key in _SCALARS},
-            gripper_position_scale=d.get('gripper_position_scale'),
-            tcp=_tcp(d.get('tcp')),
+            topics={key: Topic(t['name'], t['qos'], t.get('type')) for key, t in topics.items()},
+            object_pose_topics={key: Topic(t['name'], t['qos']) for key, t in poses.items()},
+            actions=_merged('actions', d), services=_merged('services', d),
+            **{key: d[key] for key in _SCALARS},
+            gripper_position_scale=d.get('gripper_position_scale'),  # absent: derived
+            tcp=_tcp(d.get('tcp')),  # absent: no offset
         )
 
 
 _PROPERTIES: Mapping[str, Any] = ROS_SCHEMA['properties']
-_TOPIC_QOS = cast(Qos, _PROPERTIES['topics']['additionalProperties']['properties']['qos']
-                  ['default'])
 _SCALARS = ('gripper_interface', 'distro', 'executor', 'sensor_ingest', 'sensor_drain_period_ms',
             'sensor_qos_depth', 'force_guard', 'gripper_force_source', 'object_pose_max_age_s')
 
 
-def _default(key: str) -> Any:
-    return _PROPERTIES[key]['default']
+def _merged(key: str, d: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the ``key`` map merged per entry over its schema default, entries filled."""
+    schema = _PROPERTIES[key]
+    return fill_defaults(schema, {**schema['default'], **d[key]})
 
 
 def _tcp(d: Mapping[str, Any] | None) -> Tcp | None:

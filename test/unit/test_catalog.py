@@ -7,6 +7,7 @@ import re
 from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.language import localize_schema
 from mcp_ros_bridge.catalog.loader import ConfigError, load_catalog, load_robot
+from mcp_ros_bridge.catalog.schemas import ROS_SCHEMA
 from mcp_ros_bridge.contract.errors import unit_of
 import pytest
 import yaml
@@ -274,3 +275,10 @@ def test_localize_schema_leaves_data_and_property_names_alone():
     assert zh['properties']['note'] == {'type': 'object', 'default': {'description': text},
                                         'description': 'plain'}
     assert schema['description'] is text, 'the input is not changed'
+
+
+def test_a_topic_without_qos_gets_the_schema_default(tmp_path):
+    robot = edit(shipped_text('robot.yaml'), '/joint_states, qos: sensor_data}', '/joint_states}')
+    ros = load_robot(write_config(tmp_path, robot=robot))[0].ros
+    qos = ROS_SCHEMA['properties']['topics']['additionalProperties']['properties']['qos']
+    assert ros.topics['joint_states'].qos == qos['default']
