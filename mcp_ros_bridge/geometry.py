@@ -6,6 +6,7 @@ from collections.abc import Sequence
 import math
 from typing import Any, Protocol
 
+from mcp_ros_bridge.messages import t
 import numpy as np
 from transforms3d.euler import euler2quat, quat2euler
 from transforms3d.quaternions import rotate_vector
@@ -63,9 +64,9 @@ def describe_pose(pose: PoseLike) -> str:
     """Return a one-line human summary of a pose."""
     d = pose_to_dict(pose)
     p, o = d['position_m'], d['orientation_deg']
-    return (f"x={fixed(p['x'], 3)} y={fixed(p['y'], 3)} z={fixed(p['z'], 3)} m, "
-            f"roll={fixed(o['roll'], 1)} pitch={fixed(o['pitch'], 1)} "
-            f"yaw={fixed(o['yaw'], 1)} deg in {pose.frame_id}")
+    return t('pose_line', x=fixed(p['x'], 3), y=fixed(p['y'], 3), z=fixed(p['z'], 3),
+             roll=fixed(o['roll'], 1), pitch=fixed(o['pitch'], 1), yaw=fixed(o['yaw'], 1),
+             frame=pose.frame_id)
 
 
 def approach_angle_deg(q: tuple[float, float, float, float]) -> float:

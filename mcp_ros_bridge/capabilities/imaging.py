@@ -7,6 +7,7 @@ from typing import Any
 from mcp_ros_bridge.capabilities.base import (CallContext, Kind, Outcome, output_schema,
                                               READ_ONLY, STR)
 from mcp_ros_bridge.catalog.bindings import CameraBinding
+from mcp_ros_bridge.messages import t
 
 IMAGE_OUTPUT = output_schema({'camera': STR, 'width_px': {'type': 'integer'},
                               'height_px': {'type': 'integer'}, 'mime_type': STR,
@@ -22,7 +23,8 @@ async def run_capture_image(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     img = await ctx.backend.capture_image(camera, width, height)
     s = {'camera': img.camera, 'width_px': img.width, 'height_px': img.height,
          'mime_type': img.mime_type, 'bytes': len(img.data)}
-    return Outcome(f'Image from camera {img.camera!r}, {img.width}x{img.height} px.', s,
+    return Outcome(t('image_line', camera=repr(img.camera), width=img.width,
+                     height=img.height), s,
                    images=[img])
 
 

@@ -18,6 +18,7 @@ from mcp_ros_bridge.capabilities.preview import (PlannedOnly, preview_check, pre
                                                  unsupported)
 from mcp_ros_bridge.catalog.bindings import FrameBinding, PathBinding
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict, rpy_deg_to_quat
+from mcp_ros_bridge.messages import MESSAGES, t
 
 MOTION_OUTPUT = output_schema({
     'status': {'type': 'string',
@@ -74,26 +75,19 @@ def motion_outcome(verb: str, result: MotionResult, limits: MotionLimits) -> Out
         s['peak_force_n'] = round(result.peak_force_n, 2)
     if result.details.get('adjustments'):
         s['adjustments'] = list(result.details['adjustments'])
-    where = f' Now at {describe_pose(result.final_pose)}.' if result.final_pose else ''
+    where = (t('motion_now_at', pose=describe_pose(result.final_pose)) if result.final_pose
+             else '')
     if result.succeeded:
-        text = f'{verb} succeeded in {fmt(result.duration_s, 2)} s.{where}'
+        text = t('motion_succeeded', verb=verb, duration=fmt(result.duration_s, 2), where=where)
         if 'position_error_mm' in s:
-            text += f" Position error {fmt(s['position_error_mm'], 2)} mm."
+            text += t('motion_position_error', error=fmt(s['position_error_mm'], 2))
         return Outcome(text, s)
-    advice = {
-        MotionStatus.CONTACT_ABORT: ' The force guard stopped the arm; move away from the '
-                                    'contact (e.g. straight up with plan_trajectory) before '
-                                    'trying again.',
-        MotionStatus.STOPPED: ' The motion was stopped on request; the arm holds its position.',
-        MotionStatus.TIMED_OUT: ' The goal was cancelled after the timeout; check the arm state '
-                                'with get_joint_states.',
-        MotionStatus.PARTIAL: ' Nothing moved. Split the path, move the waypoints away from '
-                              'obstacles or use move_arm_to_pose.',
-    }.get(result.status, '')
-    peak = (f' Peak force {fmt(result.peak_force_n, 1)} N.'
+    advice_key = f'motion_advice_{result.status.value}'
+    advice = t(advice_key) if advice_key in MESSAGES else ''
+    peak = (t('motion_peak_force', force=fmt(result.peak_force_n, 1))
             if result.peak_force_n is not None else '')
-    return Outcome(f'{verb} ended with {result.status}: {result.message}.{peak}{advice}{where}',
-                   s, is_error=True)
+    return Outcome(t('motion_ended', verb=verb, status=result.status, message=result.message,
+                     peak=peak, advice=advice, where=where), s, is_error=True)
 
 
 def planned_outcome(verb: str, plan: PlannedOnly, limits: MotionLimits,
@@ -109,10 +103,9 @@ def planned_outcome(verb: str, plan: PlannedOnly, limits: MotionLimits,
     end = ''
     if plan.final_pose is not None:
         s['final_pose'] = pose_to_dict(plan.final_pose)
-        end = f', ending at {describe_pose(plan.final_pose)}'
-    return Outcome(f'{verb} planned; nothing moved. It would take {fmt(plan.duration_s, 2)} s '
-                   f'along {fmt(plan.path_length_m, 3)} m of fingertip path (fraction '
-                   f'{fraction:.0%}){end}. Call again without plan_only to move.', s)
+        end = t('motion_planned_end', pose=describe_pose(plan.final_pose))
+    return Outcome(t('motion_planned', verb=verb, duration=fmt(plan.duration_s, 2),
+                     length=fmt(plan.path_length_m, 3), fraction=f'{fraction:.0%}', end=end), s)
 
 
 async def run_motion(ctx: CallContext, args: dict[str, Any], verb: str, move: Move,
@@ -146,7 +139,7 @@ async def run_move_to_pose(ctx: CallContext, args: dict[str, Any]) -> Outcome:
         goal = PoseGoal(target=target, limits=limits, link=ctx.robot.end_effector)
         return await ctx.backend.move_to_pose(goal, ctx.progress)
     try:
-        return await run_motion(ctx, args, 'Move to pose', move)
+        return await run_motion(ctx, args, t('motion_pose'), move)
     except BackendError as exc:
         if is_cone_refusal(exc):
             explain_cone_refusal(exc, o)
@@ -159,7 +152,7 @@ async def run_move_to_joints(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
     async def move(limits: MotionLimits) -> MotionResult:
         return await ctx.backend.move_to_joints(JointGoal(positions, limits), ctx.progress)
-    return await run_motion(ctx, args, 'Joint move', move)
+    return await run_motion(ctx, args, t('motion_joints'), move)
 
 
 async def run_cartesian_path(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -177,7 +170,7 @@ async def run_cartesian_path(ctx: CallContext, args: dict[str, Any]) -> Outcome:
                              max_step_m=path.max_step_m,
                              min_fraction=float(args['min_fraction']))
         return await ctx.backend.follow_cartesian_path(goal, ctx.progress)
-    return await run_motion(ctx, args, 'Straight-line path', move, length)
+    return await run_motion(ctx, args, t('motion_path'), move, length)
 
 
 async def run_stop(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -187,11 +180,9 @@ async def run_stop(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     content = {'stopped_motion': stopped, 'status': result.status.value,
                'message': result.message}
     if result.status is MotionStatus.FAILED:  # the backend could not confirm the arm is still
-        return Outcome(f'Stop was sent but not confirmed: {result.message}. '
-                       f"{result.details.get('advice', '')}", content, is_error=True)
-    text = ('Stopped the running motion; the arm holds its position.' if stopped
-            else 'No motion was running; the arm holds its position.')
-    return Outcome(text + ' (This cancels goals; it is not an emergency stop.)', content)
+        return Outcome(t('stop_unconfirmed', message=result.message,
+                         advice=result.details.get('advice', '')), content, is_error=True)
+    return Outcome(t('stop_stopped' if stopped else 'stop_idle'), content)
 
 
 MOTION_PARAMS = frozenset({'velocity_scaling', 'idempotency_key', 'plan_only'})

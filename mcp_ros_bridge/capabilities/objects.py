@@ -31,7 +31,8 @@ async def run_list_objects(ctx: CallContext, args: dict[str, Any]) -> Outcome:
         entry: dict[str, Any] = {'name': name, 'colour': obj['colour'], 'shape': obj['shape'],
                                  'size_m': dict(zip('xyz', obj['size_m'])),
                                  'mass_kg': obj['mass_kg']}
-        line = f"{name}: {obj['colour']} {obj['shape']} {_size_text(obj['size_m'])}"
+        line = t('object_line', name=name, colour=obj['colour'], shape=obj['shape'],
+                 size=_size_text(obj['size_m']))
         try:
             pose = await ctx.backend.object_pose(name, frame)
         except BackendError as exc:

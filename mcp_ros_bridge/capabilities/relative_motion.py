@@ -9,6 +9,7 @@ from mcp_ros_bridge.backends.port import CartesianGoal, JointGoal, Pose
 from mcp_ros_bridge.capabilities.base import CallContext, Kind, MOTION, Outcome
 from mcp_ros_bridge.capabilities.motion import MOTION_OUTPUT, MOTION_PARAMS, run_motion
 from mcp_ros_bridge.catalog.bindings import PathBinding
+from mcp_ros_bridge.messages import t
 from transforms3d.quaternions import rotate_vector
 
 
@@ -29,7 +30,7 @@ async def run_relative_move(ctx: CallContext, args: dict[str, Any]) -> Outcome:
                              limits, link=ctx.robot.end_effector,
                              max_step_m=path.max_step_m)
         return await ctx.backend.follow_cartesian_path(goal, ctx.progress)
-    return await run_motion(ctx, args, 'Relative move', move, length)
+    return await run_motion(ctx, args, t('motion_relative'), move, length)
 
 
 async def run_move_to_posture(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -39,7 +40,7 @@ async def run_move_to_posture(ctx: CallContext, args: dict[str, Any]) -> Outcome
 
     async def move(limits: Any) -> Any:
         return await ctx.backend.move_to_joints(JointGoal(positions, limits), ctx.progress)
-    return await run_motion(ctx, args, f'Move to posture {name!r}', move)
+    return await run_motion(ctx, args, t('motion_posture', name=repr(name)), move)
 
 
 KINDS = [

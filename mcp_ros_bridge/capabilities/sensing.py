@@ -63,7 +63,7 @@ async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     else:
         est = apply_filter(kind, arr)
         if gravity:
-            note = f' Raw, gripper weight included: {gravity}.'
+            note = t('wrench_raw', why=gravity)
     idx = [AXES.index(a) for a in axes]
     values = {a: round(float(est[i]), 4) for a, i in zip(axes, idx)}
     s: dict[str, Any] = {
@@ -81,8 +81,8 @@ async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     if arr.shape[0] > 1:
         s['std'] = {a: round(float(arr[:, i].std()), 4) for a, i in zip(axes, idx)}
     parts = ', '.join(f'{a}={fmt(v, 3)} {_UNIT[a[0]]}' for a, v in values.items())
-    return Outcome(f'Wrist wrench ({kind}, {arr.shape[0]} samples, frame {w.frame_id}, age '
-                   f'{fmt(w.age_s * 1000, 1)} ms): {parts}.{note}', s)
+    return Outcome(t('wrench_line', kind=kind, samples=arr.shape[0], frame=w.frame_id,
+                     age=fmt(w.age_s * 1000, 1), parts=parts, note=note), s)
 
 
 async def run_read_joints(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -103,12 +103,12 @@ async def run_read_joints(ctx: CallContext, args: dict[str, Any]) -> Outcome:
             j['effort'] = round(js.efforts[i], 4)
         joints.append(j)
     arm = [j['position'] for j in joints if j['unit'] == 'rad']
-    text = (f"Arm joints (rad): [{', '.join(fmt(v, 4) for v in arm)}]; age "
-            f'{fmt(js.age_s * 1000, 1)} ms.')
+    text = t('joints_line', positions=', '.join(fmt(v, 4) for v in arm),
+             age=fmt(js.age_s * 1000, 1))
     fingers = [j for j in joints if j['unit'] == 'm']
     if fingers:
-        text += ' Fingers (m): ' + ', '.join(f"{j['name']}={fmt(j['position'], 4)}"
-                                             for j in fingers) + '.'
+        text += t('joints_fingers', fingers=', '.join(f"{j['name']}={fmt(j['position'], 4)}"
+                                                      for j in fingers))
     return Outcome(text, {'joints': joints, 'stamp': js.stamp, 'age_s': round(js.age_s, 4)})
 
 
@@ -116,7 +116,7 @@ async def run_read_ee_pose(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Read the end-effector pose in the configured frame."""
     frame = ctx.bound(FrameBinding).frame
     pose = await ctx.backend.end_effector_pose(frame, ctx.robot.end_effector)
-    return Outcome(f'{ctx.robot.end_effector} at {describe_pose(pose)}.',
+    return Outcome(t('pose_at', name=ctx.robot.end_effector, pose=describe_pose(pose)),
                    {'pose': pose_to_dict(pose), 'link': ctx.robot.end_effector})
 
 
@@ -124,7 +124,7 @@ async def run_read_object_pose(ctx: CallContext, args: dict[str, Any]) -> Outcom
     """Read a known object's pose."""
     frame = ctx.bound(FrameBinding).frame
     pose = await ctx.backend.object_pose(args['object'], frame)
-    return Outcome(f"{args['object']} at {describe_pose(pose)}.",
+    return Outcome(t('pose_at', name=args['object'], pose=describe_pose(pose)),
                    {'object': args['object'], 'pose': pose_to_dict(pose)})
 
 

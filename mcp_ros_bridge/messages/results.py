@@ -21,8 +21,7 @@ TABLE: dict[str, tuple[str, str]] = {
     'returns_grasp': both(
         'status HOLDING or EMPTY, the finger gap (m) and the grip force (N)',
         '状态 HOLDING 或 EMPTY、手指间距 (m) 和夹持力 (N)'),
-    'returns_release': both('status OPEN and the reached finger gap (m)',
-                            '状态 OPEN 和到达的手指间距 (m)'),
+    'returns_release': both('status OPEN and the reached finger gap (m)', '状态 OPEN 和到达的手指间距 (m)'),
     'returns_gripper_state': both(
         'status HOLDING, LOST, EMPTY or OPEN, gap (m), force (N) and slip (mm)',
         '状态 HOLDING、LOST、EMPTY 或 OPEN，间距 (m)、力 (N) 和滑移 (mm)'),
@@ -44,4 +43,69 @@ TABLE: dict[str, tuple[str, str]] = {
     'returns_ros_topic': both('the latest message of the declared topic', '所声明话题的最新消息'),
     'returns_ros_service': both('the service response', '服务的响应'),
     'returns_ros_action': both('the action status and result', '动作的状态和结果'),
+    # capabilities/motion.py: the result of a motion (``motion_*`` name what moved).
+    'motion_pose': both('Move to pose', '移动到位姿'),
+    'motion_joints': both('Joint move', '关节运动'),
+    'motion_path': both('Straight-line path', '直线路径'),
+    'motion_relative': both('Relative move', '相对移动'),
+    'motion_posture': both('Move to posture {name}', '移动到姿势 {name}'),
+    'motion_succeeded': both(
+        '{verb} succeeded in {duration} s.{where}',
+        '{verb}成功，用时 {duration} 秒。{where}'),
+    'motion_now_at': both(' Now at {pose}.', '当前位于 {pose}。'),
+    'motion_position_error': both(' Position error {error} mm.', '位置误差 {error} mm。'),
+    'motion_ended': both(
+        '{verb} ended with {status}: {message}.{peak}{advice}{where}',
+        '{verb}以 {status} 结束：{message}。{peak}{advice}{where}'),
+    'motion_peak_force': both(' Peak force {force} N.', '峰值力 {force} N。'),
+    'motion_advice_CONTACT_ABORT': both(
+        ' The force guard stopped the arm; move away from the contact (e.g. straight up with '
+        'plan_trajectory) before trying again.',
+        '力保护停止了机械臂；请先离开接触处（例如用 plan_trajectory 竖直向上）再重试。'),
+    'motion_advice_STOPPED': both(
+        ' The motion was stopped on request; the arm holds its position.',
+        '运动已按请求停止；机械臂保持当前位置。'),
+    'motion_advice_TIMED_OUT': both(
+        ' The goal was cancelled after the timeout; check the arm state with get_joint_states.',
+        '目标超时后已被取消；请用 get_joint_states 检查机械臂状态。'),
+    'motion_advice_PARTIAL': both(
+        ' Nothing moved. Split the path, move the waypoints away from obstacles or use '
+        'move_arm_to_pose.',
+        '没有任何运动。请拆分路径、让路径点远离障碍物，或使用 move_arm_to_pose。'),
+    'motion_planned': both(
+        '{verb} planned; nothing moved. It would take {duration} s along {length} m of '
+        'fingertip path (fraction {fraction}){end}. Call again without plan_only to move.',
+        '{verb}已规划；没有任何运动。预计用时 {duration} 秒，指尖路径 {length} m（比例 {fraction}）{end}。去掉 plan_only '
+        '再次调用即可运动。'),
+    'motion_planned_end': both(', ending at {pose}', '，终点为 {pose}'),
+    'stop_unconfirmed': both(
+        'Stop was sent but not confirmed: {message}. {advice}',
+        '已发送停止但未确认：{message}。{advice}'),
+    'stop_stopped': both(
+        'Stopped the running motion; the arm holds its position. (This cancels goals; it is not '
+        'an emergency stop.)',
+        '已停止正在进行的运动；机械臂保持当前位置。（这会取消目标；它不是急停。）'),
+    'stop_idle': both(
+        'No motion was running; the arm holds its position. (This cancels goals; it is not an '
+        'emergency stop.)',
+        '没有正在进行的运动；机械臂保持当前位置。（这会取消目标；它不是急停。）'),
+    # geometry.py: a pose in one line.
+    'pose_line': both(
+        'x={x} y={y} z={z} m, roll={roll} pitch={pitch} yaw={yaw} deg in {frame}',
+        '{frame} 中 x={x} y={y} z={z} m，roll={roll} pitch={pitch} yaw={yaw} deg'),
+    # capabilities/sensing.py: wrench, joints, poses.
+    'wrench_raw': both(' Raw, gripper weight included: {why}.', '原始读数，含夹爪自重：{why}。'),
+    'wrench_line': both(
+        'Wrist wrench ({kind}, {samples} samples, frame {frame}, age {age} ms): {parts}.{note}',
+        '腕部力/力矩（{kind}，{samples} 个样本，坐标系 {frame}，时长 {age} ms）：{parts}。{note}'),
+    'joints_line': both(
+        'Arm joints (rad): [{positions}]; age {age} ms.',
+        '机械臂关节 (rad)：[{positions}]；时长 {age} ms。'),
+    'joints_fingers': both(' Fingers (m): {fingers}.', '手指 (m)：{fingers}。'),
+    'pose_at': both('{name} at {pose}.', '{name} 位于 {pose}。'),
+    # capabilities/objects.py and imaging.py.
+    'object_line': both('{name}: {colour} {shape} {size}', '{name}：{colour} {shape} {size}'),
+    'image_line': both(
+        'Image from camera {camera}, {width}x{height} px.',
+        '来自相机 {camera} 的图像，{width}x{height} px。'),
 }

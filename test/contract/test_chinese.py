@@ -50,13 +50,14 @@ async def _english(tool: str, args: dict) -> str:
 
 
 @pytest.mark.parametrize('mode', MODES)
-async def test_errors_are_chinese_with_the_same_field_and_example(mode: str) -> None:
-    """A schema error and an approach-cone refusal: Chinese, same field, same valid call."""
+async def test_errors_and_results_are_chinese(mode: str) -> None:
+    """Errors name the same field and valid call as in English; results read Chinese too."""
     with anyio.fail_after(120):
         async with Client(_zh_server(), mode=mode) as client:
             bad = await client.call_tool('move_arm_to_pose', WRONG_TYPE)
             cone = await client.call_tool('move_arm_to_pose', RADIANS)
             joints = await client.call_tool('get_joint_states', {})
+            moved = await client.call_tool('move_arm_to_pose', {'position': RADIANS['position']})
     bad_text, cone_text = text_of(bad), text_of(cone)
     assert bad.is_error and error_code(bad) == 'INVALID_ARGUMENTS'
     assert bad_text.startswith('move_arm_to_pose 的参数无效；没有执行任何操作。')
@@ -70,7 +71,9 @@ async def test_errors_are_chinese_with_the_same_field_and_example(mode: str) -> 
     assert 'roll 3.14159 looks like radians: 180 deg' in en_cone
     shown = re.compile(r'"orientation": \{[^}]*\}')
     assert shown.findall(cone_text) == shown.findall(en_cone) != []
-    assert not joints.is_error and joints.structured_content['joints']
+    assert not joints.is_error and text_of(joints).startswith('机械臂关节 (rad)：[')
+    assert not moved.is_error and moved.structured_content['status'] == 'SUCCEEDED'
+    assert re.match(r'移动到位姿成功，用时 [0-9.]+ 秒。当前位于 panda_link0 中 x=0\.4', text_of(moved))
 
 
 async def test_tare_and_object_list_results_are_chinese() -> None:
