@@ -39,6 +39,10 @@ def check_session(out: dict[str, Any]) -> None:
         block = r['meta'][ERROR_META_KEY]
         assert block['code'] == 'INVALID_ARGUMENTS' and block['details']['fields'] == ['force_n']
     assert out['unreachable']['text'], 'a failed motion still reaches the model as text'
+    # the gripper's results pass the SDK's outputSchema check: EMPTY in air, then OPEN
+    assert out['grasp_empty']['isError'] and out['grasp_empty']['text'].startswith('EMPTY')
+    assert out['gripper']['structured']['status'] == 'EMPTY', out['gripper']
+    assert out['release']['structured']['status'] == 'OPEN', out['release']
 
 
 def test_ts_sdk_client_over_stdio(node: str) -> None:

@@ -35,6 +35,9 @@ try {
   out.unit_string = await call('grasp_object_force_control', { force_n: '15N' });
   out.out_of_range = await call('grasp_object_force_control', { force_n: 50 });
   out.unreachable = await call('move_arm_to_pose', { position: { x: 0.8, y: 0.8, z: 0.1 } });
+  out.grasp_empty = await call('grasp_object_force_control', { force_n: 10 });
+  out.gripper = await call('read_gripper_state', {});
+  out.release = await call('release_object', {});
   await client.close();
 } catch (err) {
   out.thrown = String(err && err.message ? err.message : err);
