@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from mcp_ros_bridge.catalog.defaults import fill_defaults
@@ -58,9 +59,12 @@ class RosSettings:
         """Build from a ``ros:`` mapping with the schema's defaults filled in (by RobotConfig)."""
         topics, poses = _merged('topics', d), _merged('object_pose_topics', d)
         return cls(
-            topics={key: Topic(t['name'], t['qos'], t.get('type')) for key, t in topics.items()},
-            object_pose_topics={key: Topic(t['name'], t['qos']) for key, t in poses.items()},
-            actions=_merged('actions', d), services=_merged('services', d),
+            topics=MappingProxyType({key: Topic(t['name'], t['qos'], t.get('type'))
+                                     for key, t in topics.items()}),
+            object_pose_topics=MappingProxyType({key: Topic(t['name'], t['qos'])
+                                                 for key, t in poses.items()}),
+            actions=MappingProxyType(_merged('actions', d)),
+            services=MappingProxyType(_merged('services', d)),
             **{key: d[key] for key in _SCALARS},
             gripper_position_scale=d.get('gripper_position_scale'),  # absent: derived
             tcp=_tcp(d.get('tcp')),  # absent: no offset

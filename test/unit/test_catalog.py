@@ -1,6 +1,6 @@
 """The catalog loader: precise errors, $robot references, languages and the content hash."""
 
-from dataclasses import replace
+from dataclasses import FrozenInstanceError, replace
 import os
 import re
 
@@ -282,3 +282,13 @@ def test_a_topic_without_qos_gets_the_schema_default(tmp_path):
     ros = load_robot(write_config(tmp_path, robot=robot))[0].ros
     qos = ROS_SCHEMA['properties']['topics']['additionalProperties']['properties']['qos']
     assert ros.topics['joint_states'].qos == qos['default']
+
+
+def test_the_robot_config_cannot_be_changed_after_load():
+    robot = load_robot(SHIPPED)[0]
+    with pytest.raises(FrozenInstanceError):
+        robot.limits = None
+    for mapping in (robot.postures, robot.objects, robot.objects['box'], robot.limits.policies,
+                    robot.ros.topics, robot.ros.actions, robot.ros.services):
+        with pytest.raises(TypeError):
+            mapping['changed'] = None
