@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, Pose
+from mcp_ros_bridge.messages import t
 
 
 class PlannedOnly(BackendError):
@@ -43,7 +44,6 @@ async def previews_plans(backend: Any) -> bool:
 
 def unsupported(tool_args: dict[str, Any]) -> BackendError:
     """Return the refusal for plan_only on a backend that cannot preview."""
-    return BackendError('UNSUPPORTED', 'plan_only is not available on this backend; nothing '
-                        'moved', advice='Call again without "plan_only" to move, or preview on '
-                        'the simulation (--backend sim).',
+    return BackendError('UNSUPPORTED', t('plan_only_unsupported'),
+                        advice=t('plan_only_unsupported_fix'),
                         details={'field': 'plan_only', 'value': tool_args.get('plan_only')})

@@ -15,6 +15,7 @@ from typing import Any
 from mcp_ros_bridge.capabilities.base import (CallContext, Kind, MOTION, Outcome, output_schema,
                                               READ_ONLY, STR)
 from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
+from mcp_ros_bridge.messages import MESSAGES, t
 
 RESULT_OUTPUT = output_schema({'interface': STR, 'type': STR, 'data': {'type': 'object'}},
                               ['interface', 'type', 'data'])
@@ -57,18 +58,16 @@ def _summarise(binding: TopicBinding | ServiceBinding | ActionBinding,
     return {p: get_path(data, p) for p in binding.summary}
 
 
-def _text(verb: str, name: str, data: Mapping[str, Any]) -> str:
+def _body(data: Mapping[str, Any]) -> str:
     body = json.dumps(data, default=str)
-    if len(body) > 600:
-        body = body[:600] + '...'
-    return f'{verb} {name}: {body}'
+    return body[:600] + '...' if len(body) > 600 else body
 
 
 async def run_topic(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Return the newest message of the declared topic."""
     b = ctx.bound(TopicBinding)
     data = _summarise(b, await ctx.backend.read_topic(b))
-    return Outcome(_text('Latest message on', b.topic, data),
+    return Outcome(t('ros_topic_latest', name=b.topic, body=_body(data)),
                    {'interface': b.topic, 'type': b.interface_type, 'data': data})
 
 
@@ -76,17 +75,8 @@ async def run_service(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Call the declared service with mapped arguments."""
     b = ctx.bound(ServiceBinding)
     data = _summarise(b, await ctx.backend.call_service(b, build_message_dict(b, args)))
-    return Outcome(_text('Response from', b.service, data),
+    return Outcome(t('ros_service_response', name=b.service, body=_body(data)),
                    {'interface': b.service, 'type': b.interface_type, 'data': data})
-
-
-_ACTION_ADVICE = {
-    'ABORTED': 'The action server aborted the goal; check its log and the goal values before '
-               'retrying.',
-    'CANCELED': 'The goal was cancelled before it finished (stop_arm or the action server).',
-    'TIMED_OUT': 'No result within the timeout of {timeout} s; the goal was cancelled. Check '
-                 'that the action server is running and answering.',
-}
 
 
 async def run_action(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -95,12 +85,12 @@ async def run_action(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     res = await ctx.backend.send_action_goal(b, build_message_dict(b, args), ctx.progress)
     status = res['status']
     structured: dict[str, Any] = {'interface': b.action, 'type': b.interface_type, 'data': res}
-    text = _text(f'Action {status} from', b.action, res)
+    text = t('ros_action_result', status=status, name=b.action, body=_body(res))
     if status == 'SUCCEEDED':
         return Outcome(text, structured)
     # Like every other failure, name the code so agents and the audit log can act on it.
-    advice = _ACTION_ADVICE.get(status, 'The action did not succeed.')
-    advice = advice.format(timeout=b.timeout_s)
+    key = f'ros_action_{status}'
+    advice = t(key, timeout=b.timeout_s) if key in MESSAGES else t('ros_action_failed')
     return Outcome(f'{text} {advice}', structured, is_error=True, error_code=status,
                    error_details={'action': b.action})
 

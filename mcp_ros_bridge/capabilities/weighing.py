@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError
+from mcp_ros_bridge.messages import t
 import numpy as np
 from transforms3d.quaternions import quat2mat
 
@@ -69,6 +70,6 @@ async def gripper_gravity(ctx: Any) -> tuple[np.ndarray, np.ndarray] | str:
     try:
         pose = await ctx.backend.end_effector_pose(r.base_frame, r.ft_frame)
     except BackendError as exc:
-        return f'the sensor orientation is unknown ({exc.message})'
+        return t('sensor_orientation_unknown', message=exc.message)
     g = gravity_in_sensor(pose.orientation)
     return tool_wrench(r.gripper_mass_kg, r.gripper_com_m, g), g

@@ -91,4 +91,74 @@ TABLE: dict[str, tuple[str, str]] = {
         '{said}. Orientation angles are degrees (roll 180 points the fingers down).',
         '{said}。姿态角单位是度（roll 180 使手指向下）。'),
     'radians_fixed': both(' In degrees: "orientation": {fixed}.', '换算成度："orientation": {fixed}。'),
+    # safety/envelope.py: clamps and joint names.
+    'clamped': both(
+        '{label} clamped from {value} to {clamped}',
+        '{label} 已从 {value} 限幅到 {clamped}'),
+    'joints_unknown': both(
+        'no limits for joints {unknown}; nothing moved',
+        '关节 {unknown} 没有限位；没有任何运动'),
+    'joints_unknown_fix': both('name only the arm joints {joints}', '只能指定机械臂关节 {joints}'),
+    'path_sample': both(
+        '{label} at t={at} s, sample {i} of {n}',
+        '{label}，t={at} 秒，第 {i}/{n} 个样本'),
+    # safety/idempotency.py.
+    'keys_session': both(
+        'this session already used {count} idempotency keys in the last {ttl} s; reuse a key '
+        'only to repeat a call, or call without one',
+        '本会话在最近 {ttl} 秒内已使用 {count} 个 idempotency_key；只有重复调用时才复用键，否则请不带键调用'),
+    'keys_server': both(
+        'the server holds {count} idempotency keys from all sessions; call without one or try '
+        'again later',
+        '服务器已保存所有会话的 {count} 个 idempotency_key；请不带键调用或稍后再试'),
+    'key_reused': both(
+        'idempotency_key {key} was already used for {tool} with different arguments; use a new '
+        'key for a new request',
+        'idempotency_key {key} 已用于参数不同的 {tool} 调用；新请求请使用新键'),
+    'key_abandoned': both(
+        'the first call with idempotency_key {key} was cancelled before it finished',
+        '使用 idempotency_key {key} 的第一次调用在完成前被取消'),
+    # safety/approval.py: what the user is asked, and why a motion was not approved.
+    'approval_asks': both('{title} ({tool}) asks to move the robot.', '{title}（{tool}）请求移动机器人。'),
+    'approval_target': both(
+        'Target: x={x} y={y} z={z} m in {frame}.',
+        '目标：{frame} 中 x={x} y={y} z={z} m。'),
+    'approval_distance': both('Distance: {dist} m{duration}.', '距离：{dist} m{duration}。'),
+    'approval_distance_unknown': both(
+        'Distance: unknown (current pose unavailable).',
+        '距离：未知（无法获取当前位姿）。'),
+    'approval_duration': both(
+        '; about {seconds} s at up to {speed} mm/s',
+        '；以至多 {speed} mm/s 约需 {seconds} 秒'),
+    'approval_joints': both('Target joints (rad): {joints}', '目标关节 (rad)：{joints}'),
+    'approval_force': both('Grip force: {force} N.', '夹持力：{force} N。'),
+    'approval_speed': both('Speed scaling: {scaling} of maximum.', '速度比例：最大值的 {scaling}。'),
+    'approval_declined': both('the user declined the motion; nothing moved', '用户拒绝了该运动；没有任何运动'),
+    'approval_cancelled': both('the user cancelled the motion; nothing moved', '用户取消了该运动；没有任何运动'),
+    # capabilities/preview.py, weighing.py, ros_bindings.py.
+    'plan_only_unsupported': both(
+        'plan_only is not available on this backend; nothing moved',
+        '此后端不支持 plan_only；没有任何运动'),
+    'plan_only_unsupported_fix': both(
+        'Call again without "plan_only" to move, or preview on the simulation (--backend sim).',
+        '去掉 "plan_only" 再次调用即可运动，或在仿真上预览（--backend sim）。'),
+    'sensor_orientation_unknown': both(
+        'the sensor orientation is unknown ({message})',
+        '传感器姿态未知（{message}）'),
+    'ros_topic_latest': both('Latest message on {name}: {body}', '{name} 上的最新消息：{body}'),
+    'ros_service_response': both('Response from {name}: {body}', '{name} 的响应：{body}'),
+    'ros_action_result': both(
+        'Action {status} from {name}: {body}',
+        '动作 {name} 返回 {status}：{body}'),
+    'ros_action_ABORTED': both(
+        'The action server aborted the goal; check its log and the goal values before retrying.',
+        '动作服务器中止了目标；重试前请检查其日志和目标值。'),
+    'ros_action_CANCELED': both(
+        'The goal was cancelled before it finished (stop_arm or the action server).',
+        '目标在完成前被取消（stop_arm 或动作服务器）。'),
+    'ros_action_TIMED_OUT': both(
+        'No result within the timeout of {timeout} s; the goal was cancelled. Check that the '
+        'action server is running and answering.',
+        '在 {timeout} 秒超时内没有结果；目标已取消。请确认动作服务器正在运行并响应。'),
+    'ros_action_failed': both('The action did not succeed.', '动作未成功。'),
 }

@@ -22,6 +22,7 @@ from mcp_ros_bridge.backends.port import RobotBackend
 from mcp_ros_bridge.catalog.loader import ToolSpec
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.geometry import fixed
+from mcp_ros_bridge.messages import t
 import mcp_types as types
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -44,25 +45,27 @@ async def plan_summary(spec: ToolSpec, args: dict[str, Any], backend: RobotBacke
                        robot: RobotConfig) -> str:
     """Describe what will move: target, distance, estimated duration and speed."""
     scaling = args.get('velocity_scaling')  # filled from its default; absent: no arm motion
-    lines = [f'{spec.title} ({spec.name}) asks to move the robot.']
+    lines = [t('approval_asks', title=spec.title, tool=spec.name)]
     target = args.get('position')
     if target is None and args.get('waypoints'):
         target = args['waypoints'][-1]
     if target is not None:
-        lines.append(f"Target: x={fixed(target['x'], 3)} y={fixed(target['y'], 3)} "
-                     f"z={fixed(target['z'], 3)} m in {robot.base_frame}.")
+        lines.append(t('approval_target', x=fixed(target['x'], 3), y=fixed(target['y'], 3),
+                       z=fixed(target['z'], 3), frame=robot.base_frame))
         try:
             now = await backend.end_effector_pose(robot.base_frame, robot.end_effector)
             dist = math.dist(now.position, (target['x'], target['y'], target['z']))
-            lines.append(f'Distance: {dist:.3f} m' + _duration(dist, scaling, robot) + '.')
+            lines.append(t('approval_distance', dist=f'{dist:.3f}',
+                           duration=_duration(dist, scaling, robot)))
         except Exception:  # noqa: BLE001 - the summary is best effort
-            lines.append('Distance: unknown (current pose unavailable).')
+            lines.append(t('approval_distance_unknown'))
     elif 'positions' in args:
-        lines.append('Target joints (rad): ' + ', '.join(fixed(v, 3) for v in args['positions']))
+        joints = ', '.join(fixed(v, 3) for v in args['positions'])
+        lines.append(t('approval_joints', joints=joints))
     elif 'force_n' in args:
-        lines.append(f"Grip force: {args['force_n']} N.")
+        lines.append(t('approval_force', force=args['force_n']))
     if scaling is not None:
-        lines.append(f'Speed scaling: {scaling:.2f} of maximum.')
+        lines.append(t('approval_speed', scaling=f'{scaling:.2f}'))
     return '\n'.join(lines)
 
 
@@ -70,14 +73,15 @@ def _duration(dist: float, scaling: float | None, robot: RobotConfig) -> str:
     if scaling is None:
         return ''
     speed = robot.limits.max_cartesian_speed_mps * scaling
-    return f'; about {dist / max(speed, 1e-3):.1f} s at up to {speed * 1000:.0f} mm/s'
+    return t('approval_duration', seconds=f'{dist / max(speed, 1e-3):.1f}',
+             speed=f'{speed * 1000:.0f}')
 
 
 def _verdict(result: types.ElicitResult) -> None:
     if result.action == 'accept' and (result.content or {}).get('approve') is True:
         return
-    how = 'declined' if result.action in ('decline', 'accept') else 'cancelled'
-    raise Denied(f'the user {how} the motion; nothing moved')
+    declined = result.action in ('decline', 'accept')
+    raise Denied(t('approval_declined' if declined else 'approval_cancelled'))
 
 
 class IssuedApprovals:

@@ -58,7 +58,7 @@ class Envelope:
         allowed = f"{'(' if lo_open else '['}{round(lo, 6)}, {round(hi, 6)}]"
         if self.limits.policy_for(limit) == 'clamp' and math.isfinite(value):
             clamped = min(max(value, lo if not lo_open else min(hi, max(lo, 0.01))), hi)
-            notes.append(f'{label} clamped from {value} to {clamped}')
+            notes.append(t('clamped', label=label, value=value, clamped=clamped))
             return clamped
         raise LimitError(label, value, allowed)
 
@@ -98,7 +98,8 @@ class Envelope:
             c = (min(max(p[0], ws.lo[0]), ws.hi[0]), min(max(p[1], ws.lo[1]), ws.hi[1]),
                  min(max(p[2], ws.lo[2]), ws.hi[2]))
             self.orientation(pose.orientation, label)
-            notes.append(f'{label} clamped from {shown} to {tuple(round(v, 4) for v in c)}')
+            notes.append(t('clamped', label=label, value=shown,
+                           clamped=tuple(round(v, 4) for v in c)))
             return replace(pose, position=c)
         allowed = t('workspace_allowed', x0=ws.lo[0], x1=ws.hi[0], y0=ws.lo[1], y1=ws.hi[1],
                     z0=ws.lo[2], z1=ws.hi[2], frame=ws.frame)
@@ -114,8 +115,8 @@ class Envelope:
             try:
                 self.pose(pose, [], label, adjustable=False)
             except LimitError:  # say which sample (formatted only for the one refused)
-                self.pose(pose, [], f'{label} at t={at_s:.3f} s, sample {i + 1} of {len(poses)}',
-                          adjustable=False)
+                self.pose(pose, [], t('path_sample', label=label, at=f'{at_s:.3f}', i=i + 1,
+                                      n=len(poses)), adjustable=False)
                 raise
 
     def orientation(self, q: tuple[float, float, float, float], label: str = 'target', *,
@@ -136,8 +137,8 @@ class Envelope:
         margin = self.limits.joint_limit_margin_rad
         unknown = sorted(set(positions) - set(bounds))
         if unknown:
-            raise BackendError('INVALID_GOAL', f'no limits for joints {unknown}; nothing moved',
-                               advice=f'name only the arm joints {list(r.arm_joints)}')
+            raise BackendError('INVALID_GOAL', t('joints_unknown', unknown=unknown),
+                               advice=t('joints_unknown_fix', joints=list(r.arm_joints)))
         out = {}
         for name, value in positions.items():
             lo, hi = bounds[name][0] + margin, bounds[name][1] - margin

@@ -20,6 +20,8 @@ import json
 import time
 from typing import Any, Generic, TypeVar
 
+from mcp_ros_bridge.messages import t
+
 T = TypeVar('T')
 _ABANDONED = object()  # the first call was cancelled or raised
 
@@ -97,15 +99,12 @@ class IdempotencyCache:
     def _claim(self, scope: object, tool: str, key: str, fp: str) -> _Entry[Any]:
         entries = self._live(scope)
         if (tool, key) not in entries and len(entries) >= self.per_scope:
-            raise KeysExhausted(
-                f'this session already used {self.per_scope} idempotency keys in the last '
-                f'{self.ttl_s:g} s; reuse a key only to repeat a call, or call without one')
+            raise KeysExhausted(t('keys_session', count=self.per_scope, ttl=f'{self.ttl_s:g}'))
         if (tool, key) not in entries:
             for s in [s for s in self._scopes if not self._live(s)]:
                 del self._scopes[s]
             if sum(len(e) for e in self._scopes.values()) >= self.total:
-                raise KeysExhausted(f'the server holds {self.total} idempotency keys from all '
-                                    'sessions; call without one or try again later')
+                raise KeysExhausted(t('keys_server', count=self.total))
         self._scopes[scope] = entries
         entry: _Entry[Any] = _Entry(fp, asyncio.get_running_loop().create_future(),
                                     self.clock())
@@ -126,14 +125,11 @@ class IdempotencyCache:
         fp = fingerprint(tool, args)
         entry: _Entry[Any] | None = self._live(scope).get((tool, key))
         if entry is not None and entry.fingerprint != fp:
-            raise KeyReuseError(
-                f'idempotency_key {key!r} was already used for {tool} with different '
-                'arguments; use a new key for a new request')
+            raise KeyReuseError(t('key_reused', key=repr(key), tool=tool))
         if entry is not None and not entry.future.done():
             await asyncio.wait({entry.future})  # never cancels the first call's future
             if entry.future.result() is _ABANDONED:
-                raise FirstCallAbandoned(f'the first call with idempotency_key {key!r} was '
-                                         'cancelled before it finished')
+                raise FirstCallAbandoned(t('key_abandoned', key=repr(key)))
             return Answer(entry.future.result(), True, '' if entry.replay else entry.outcome)
         if entry is not None and entry.replay:
             return Answer(entry.future.result(), replayed=True)
