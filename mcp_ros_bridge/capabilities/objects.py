@@ -28,11 +28,11 @@ async def run_list_objects(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     frame = ctx.bound(FrameBinding).frame
     objects, lines, missing = [], [], {}
     for name, obj in ctx.robot.objects.items():
-        entry: dict[str, Any] = {'name': name, 'colour': obj['colour'], 'shape': obj['shape'],
-                                 'size_m': dict(zip('xyz', obj['size_m'])),
-                                 'mass_kg': obj['mass_kg']}
-        line = t('object_line', name=name, colour=obj['colour'], shape=obj['shape'],
-                 size=_size_text(obj['size_m']))
+        entry: dict[str, Any] = {'name': name, 'colour': obj.colour, 'shape': obj.shape,
+                                 'size_m': dict(zip('xyz', obj.size_m)),
+                                 'mass_kg': obj.mass_kg}
+        line = t('object_line', name=name, colour=obj.colour, shape=obj.shape,
+                 size=_size_text(obj.size_m))
         try:
             pose = await ctx.backend.object_pose(name, frame)
         except BackendError as exc:

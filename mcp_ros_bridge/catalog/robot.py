@@ -50,6 +50,16 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class ObjectSpec:
+    """A known object: how it looks, its size (x, y, z extents, m) and its mass."""
+
+    colour: str
+    shape: str
+    size_m: tuple[float, float, float]
+    mass_kg: float
+
+
+@dataclass(frozen=True)
 class RobotConfig:
     """Everything a backend or capability needs to know about the robot."""
 
@@ -65,7 +75,7 @@ class RobotConfig:
     gripper_joints: tuple[str, ...]
     home: tuple[float, ...]
     postures: Mapping[str, tuple[float, ...]]
-    objects: Mapping[str, Mapping[str, Any]]
+    objects: Mapping[str, ObjectSpec]
     arm_position_limits: tuple[tuple[float, float], ...]
     gripper_max_width_m: float
     gripper_min_force_n: float
@@ -101,17 +111,24 @@ class RobotConfig:
             home=tuple(float(v) for v in jt['postures']['home']),
             postures=MappingProxyType({k: tuple(float(v) for v in p)
                                        for k, p in jt['postures'].items()}),
-            objects=MappingProxyType({k: MappingProxyType(v) for k, v in d['objects'].items()}),
+            objects=MappingProxyType({k: ObjectSpec(v['colour'], v['shape'], _xyz(v['size_m']),
+                                                    float(v['mass_kg']))
+                                      for k, v in d['objects'].items()}),
             arm_position_limits=tuple((float(lo), float(hi))
                                       for lo, hi in jt['position_limits']),
             gripper_max_width_m=gr['max_width_m'],
             gripper_min_force_n=gr['min_force_n'],
             gripper_max_force_n=gr['max_force_n'],
             gripper_mass_kg=float(gr['mass_kg']),
-            gripper_com_m=tuple(float(v) for v in gr['com_m']),  # type: ignore[arg-type]
+            gripper_com_m=_xyz(gr['com_m']),
             limits=limits,
             ros=RosSettings.from_dict(d['ros']),
         )
+
+
+def _xyz(values: Sequence[float]) -> tuple[float, float, float]:
+    x, y, z = (float(v) for v in values)
+    return x, y, z
 
 
 def default_config_dir() -> str:

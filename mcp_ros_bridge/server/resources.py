@@ -8,6 +8,7 @@ Resources are JSON documents generated from ``robot.yaml`` and the tool catalog
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict
 import json
 from typing import Any
 
@@ -47,7 +48,7 @@ def robot_description(catalog: Catalog) -> dict[str, Any]:
 def object_catalog(catalog: Catalog) -> dict[str, Any]:
     """Return the known objects; poses are live, from the list_objects tool."""
     return {'pose_point': 'centre', 'poses_from': 'list_objects',
-            'objects': [{'name': k, **dict(v)} for k, v in catalog.robot.objects.items()]}
+            'objects': [{'name': k, **asdict(v)} for k, v in catalog.robot.objects.items()]}
 
 
 _RESOURCES: dict[str, tuple[str, str, Callable[[Catalog], dict[str, Any]]]] = {

@@ -288,7 +288,9 @@ def test_the_robot_config_cannot_be_changed_after_load():
     robot = load_robot(SHIPPED)[0]
     with pytest.raises(FrozenInstanceError):
         robot.limits = None
-    for mapping in (robot.postures, robot.objects, robot.objects['box'], robot.limits.policies,
-                    robot.ros.topics, robot.ros.actions, robot.ros.services):
+    with pytest.raises(FrozenInstanceError):
+        robot.objects['box'].mass_kg = 1.0
+    for mapping in (robot.postures, robot.objects, robot.limits.policies, robot.ros.topics,
+                    robot.ros.actions, robot.ros.services):
         with pytest.raises(TypeError):
             mapping['changed'] = None
