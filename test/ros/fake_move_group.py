@@ -59,7 +59,7 @@ class FakeMoveGroup:
                                 callback_group=group),
             node.create_service(GetCartesianPath, ros.services['cartesian_path'],
                                 self._cartesian, callback_group=group)]
-        peer.before_close.append(self.close)
+        peer.after_spin.append(self.close)
 
     def _accept_cancel(self, handle):
         self.cancel_seen.set()

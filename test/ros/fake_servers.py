@@ -42,7 +42,8 @@ class FibonacciServers:
                          goal_callback=self._never_answer,
                          cancel_callback=lambda handle: CancelResponse.ACCEPT),
         ]
-        peer.before_close.append(self.close)
+        peer.before_close.append(self.release_all)
+        peer.after_spin.append(self.destroy)
 
     def _ok(self, handle):
         sequence = [0, 1]
@@ -79,10 +80,13 @@ class FibonacciServers:
         self.release.wait(WAIT_S)
         return GoalResponse.ACCEPT
 
-    def close(self):
-        """Release blocked callbacks and destroy the servers."""
+    def release_all(self):
+        """Let blocked callbacks finish."""
         self.release.set()
         self.cancel_gate.set()
+
+    def destroy(self):
+        """Destroy the servers (the peer no longer spins)."""
         for server in self.servers:
             server.destroy()
 
@@ -101,7 +105,8 @@ class BasicTypesService:
                                      callback_group=group),
         ]
         self._node = peer.node
-        peer.before_close.append(self.close)
+        peer.before_close.append(self.release.set)
+        peer.after_spin.append(self.destroy)
 
     def _add_one(self, request, response):
         response.int32_value = request.int32_value + 1
@@ -113,8 +118,7 @@ class BasicTypesService:
         self.release.wait(WAIT_S)
         return response
 
-    def close(self):
-        """Release blocked callbacks and destroy the services."""
-        self.release.set()
+    def destroy(self):
+        """Destroy the services (the peer no longer spins)."""
         for service in self.services:
             self._node.destroy_service(service)

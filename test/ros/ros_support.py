@@ -71,39 +71,22 @@ class Peer:
     """A node in its own context, spun on a background thread (the test's side)."""
 
     def __init__(self, name='peer'):
-        """Start the context, node and executor."""
-        import rclpy
-        from rclpy.context import Context
-        from rclpy.executors import MultiThreadedExecutor
-        from rclpy.signals import SignalHandlerOptions
-        self.context = Context()
-        rclpy.init(context=self.context, signal_handler_options=SignalHandlerOptions.NO)
-        self.node = rclpy.create_node(name, context=self.context)
-        self.executor = MultiThreadedExecutor(num_threads=4, context=self.context)
-        self.executor.add_node(self.node)
-        self.before_close = []
-        self.thread = threading.Thread(target=self._spin, daemon=True)
-        self.thread.start()
-
-    def _spin(self):
-        from rclpy.executors import ExternalShutdownException
-        try:
-            self.executor.spin()
-        except ExternalShutdownException:
-            pass
+        """Start the context, node and a multi-threaded executor, as the product does."""
+        from mcp_ros_bridge.backends.ros.runtime import RosRuntime
+        self.runtime = RosRuntime(name, executor='multi', num_threads=4)
+        self.node = self.runtime.start()
+        self.context = self.runtime.context
+        self.before_close = []  # stop helpers, release blocked callbacks (while spinning)
+        self.after_spin = []  # destroy servers (once no callback can use them)
 
     def close(self):
-        """Stop helpers, then the executor and its thread, the node, the context."""
+        """Stop helpers, then the executor and its thread, the servers, the node, the context."""
         for stop in self.before_close:
             stop()
-        self.executor.remove_node(self.node)
-        self.executor.shutdown(timeout_sec=2.0)
-        self.thread.join(timeout=5.0)
-        pool = getattr(self.executor, '_executor', None)  # in-flight callbacks (rclpy 7)
-        if pool is not None:
-            pool.shutdown(wait=True)
-        self.node.destroy_node()
-        self.context.try_shutdown()
+        self.runtime.stop_spinning()
+        for destroy in self.after_spin:
+            destroy()
+        self.runtime.shutdown()
 
 
 class SensorPublisher:

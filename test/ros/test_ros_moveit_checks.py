@@ -83,7 +83,7 @@ class FakeGripperController:
         self.pub, self.object_width_m, self.goals = pub, object_width_m, []
         self.server = rclpy_action.ActionServer(peer.node, control_action.GripperCommand, name,
                                                 self._execute)
-        peer.before_close.append(self.server.destroy)
+        peer.after_spin.append(self.server.destroy)
 
     def _execute(self, handle):
         command = handle.request.command

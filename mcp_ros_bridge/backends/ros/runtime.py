@@ -25,6 +25,8 @@ from rclpy.qos import (DurabilityPolicy, qos_profile_sensor_data, QoSProfile,
                        ReliabilityPolicy)
 from rclpy.signals import SignalHandlerOptions
 
+SPIN_WAIT_S = 0.5  # longest wait of one spin step; shutdown wakes it at once
+
 
 def qos_from_name(name: str | None, depth: int = 10,
                   sensor_depth: int | None = None) -> QoSProfile:
@@ -98,7 +100,7 @@ class RosRuntime:
         rclpy.init(args=args, context=self.context,
                    signal_handler_options=SignalHandlerOptions.NO)
         self.node = Node(self._node_name, namespace=self._namespace, context=self.context)
-        spin: Any = _spin_until_shutdown
+        spin: Any = _spin_until_stopped
         if self._kind == 'multi':
             self.executor = MultiThreadedExecutor(num_threads=self._num_threads,
                                                   context=self.context)
@@ -129,32 +131,42 @@ class RosRuntime:
         return now * 1e-9
 
     def shutdown(self) -> None:
-        """Stop the executor, join its thread, destroy the node, shut the context down."""
+        """Stop spinning, then shut the executor down, destroy the node, shut the context down."""
         if self.context is None or self.node is None or self._thread is None:
+            return
+        self.stop_spinning()
+        self.executor.remove_node(self.node)
+        self.executor.shutdown(timeout_sec=2.0)
+        self.node.destroy_node()
+        self.node = None
+        self.context.try_shutdown()
+        self.context = None
+
+    def stop_spinning(self) -> None:
+        """Stop the executor's thread and wait for every callback it started to finish."""
+        if self._thread is None:
             return
         self._stop.set()
         if self._kind == 'events':
             for step in list(self._steps):
                 if not step.done():
                     step.set_result(None)  # end the current bounded spin now
-            self._thread.join(timeout=5.0)
-        self.executor.remove_node(self.node)
-        self.executor.shutdown(timeout_sec=2.0)
+        else:
+            self.executor.wake()  # ends the current bounded wait now
         self._thread.join(timeout=5.0)
-        # Executor.shutdown() does not wait for callbacks already handed to the
-        # thread pool (rclpy 7); wait for them so none runs on a destroyed node.
+        # Executor.shutdown() destroys the guard condition that a callback still running
+        # triggers when it ends, without waiting for it (rclpy 7): every callback, inline
+        # or in the thread pool, finishes before the executor is shut down.
         pool = getattr(self.executor, '_executor', None)
         if pool is not None:
             pool.shutdown(wait=True)
-        self.node.destroy_node()
-        self.node = None
-        self.context.try_shutdown()
-        self.context = None
 
 
-def _spin_until_shutdown(executor: Any, stop: threading.Event, steps: list[Any]) -> None:
+def _spin_until_stopped(executor: Any, stop: threading.Event, steps: list[Any]) -> None:
+    """Spin in bounded waits until ``stop`` is set; shutdown wakes the current wait."""
     try:
-        executor.spin()
+        while not stop.is_set() and executor.context.ok():
+            executor.spin_once(timeout_sec=SPIN_WAIT_S)
     except (ExternalShutdownException, KeyboardInterrupt):
         pass
 
