@@ -170,3 +170,14 @@ async def test_object_lost_during_a_motion_is_reported_in_its_result(rig):
     assert out.structured['grip']['status'] == 'LOST'
     assert out.structured['grip']['slip_mm'] == pytest.approx(50.0, abs=0.5)
     assert 'The object was lost' in out.text
+
+
+async def test_gripper_state_reports_measured_finger_efforts():
+    """With gripper_force_source joint_effort, grasp and state read the fingers' efforts."""
+    async with moveit_rig.rigged(gripper_force_source='joint_effort') as (backend, _, pub, peer):
+        FakeGripperController(peer, backend.config.ros.actions['gripper'], pub, 0.04)
+        pub.joint_msg.effort = [0.0] * 7 + [6.0, -6.5]  # the fingers push against each other
+        grip = await backend.grasp(GraspGoal(force_n=15.0))
+        state = await backend.gripper_state()
+    assert grip.status == 'HOLDING' and (grip.force_n, grip.force_source) == (12.5, 'measured')
+    assert state.status == 'HOLDING' and (state.force_n, state.force_source) == (12.5, 'measured')
