@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError
+from mcp_ros_bridge.capabilities.base import CallContext
 from mcp_ros_bridge.messages import t
 import numpy as np
 from transforms3d.quaternions import quat2mat
@@ -64,7 +65,7 @@ async def samples_after(backend: Any, count: int, since: float) -> Any:
     return w
 
 
-async def gripper_gravity(ctx: Any) -> tuple[np.ndarray, np.ndarray] | str:
+async def gripper_gravity(ctx: CallContext) -> tuple[np.ndarray, np.ndarray] | str:
     """Return the gripper's static wrench and gravity in the sensor frame, or why not."""
     r = ctx.robot
     try:

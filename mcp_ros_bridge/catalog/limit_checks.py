@@ -7,6 +7,7 @@ schema that offers them misleads the model and the tool does not load.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from mcp_ros_bridge.catalog.lint_model import Report
@@ -48,7 +49,7 @@ def check_limits(report: Report, i: int, name: str, params: frozenset[str],
     def uses(param: str) -> bool:
         return param in params or '*' in params
 
-    def bad(rel: tuple[str, ...], message: str, fix: str) -> None:
+    def bad(rel: tuple[Any, ...], message: str, fix: str) -> None:
         report.add('robot-limits', name, base, ('input',) + rel, f'{message}: the robot '
                    'refuses values outside its limits, so the tool must not publish them', fix)
 
@@ -101,7 +102,8 @@ def check_limits(report: Report, i: int, name: str, params: frozenset[str],
                     f'{{$robot: limits.workspace.max.{k}}}')
 
 
-def check_joint_bounds(bad: Any, schema: dict[str, Any], robot: RobotConfig) -> None:
+def check_joint_bounds(bad: Callable[[tuple[Any, ...], str, str], None], schema: dict[str, Any],
+                       robot: RobotConfig) -> None:
     """Check per-joint bounds of ``positions`` against the limits less the safety margin."""
     s = _prop(schema, 'properties', 'positions')
     if s is None:

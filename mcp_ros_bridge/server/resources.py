@@ -15,6 +15,7 @@ from typing import Any
 from mcp.shared.exceptions import MCPError
 from mcp_ros_bridge.catalog.loader import Catalog
 from mcp_ros_bridge.catalog.prompts import PromptSpec
+from mcp_ros_bridge.server.identity import RequestContext
 import mcp_types as types
 
 DESCRIPTION_URI = 'robot://description'
@@ -68,14 +69,14 @@ class AgentResources:
         self.catalog = catalog
         self.prompts = {p.name: p for p in prompts}
 
-    async def list_resources(self, ctx: Any, params: Any) -> types.ListResourcesResult:
+    async def list_resources(self, ctx: RequestContext, params: Any) -> types.ListResourcesResult:
         """List the resources."""
         return types.ListResourcesResult(resources=[
             types.Resource(uri=uri, name=uri.split('://')[1], title=title,
                            description=desc, mime_type='application/json')
             for uri, (title, desc, _) in _RESOURCES.items()])
 
-    async def read_resource(self, ctx: Any, params: types.ReadResourceRequestParams
+    async def read_resource(self, ctx: RequestContext, params: types.ReadResourceRequestParams
                             ) -> types.ReadResourceResult:
         """Return one resource as JSON text."""
         uri = str(params.uri)
@@ -86,7 +87,7 @@ class AgentResources:
         return types.ReadResourceResult(contents=[types.TextResourceContents(
             uri=uri, mime_type='application/json', text=json.dumps(body, ensure_ascii=False))])
 
-    async def list_prompts(self, ctx: Any, params: Any) -> types.ListPromptsResult:
+    async def list_prompts(self, ctx: RequestContext, params: Any) -> types.ListPromptsResult:
         """List the task skills."""
         return types.ListPromptsResult(prompts=[types.Prompt(
             name=p.name, title=p.title, description=p.description, arguments=[
@@ -94,7 +95,7 @@ class AgentResources:
                                      required=a.required) for a in p.arguments])
             for p in self.prompts.values()])
 
-    async def get_prompt(self, ctx: Any, params: types.GetPromptRequestParams
+    async def get_prompt(self, ctx: RequestContext, params: types.GetPromptRequestParams
                          ) -> types.GetPromptResult:
         """Return one skill with its arguments filled in."""
         spec = self.prompts.get(params.name)
