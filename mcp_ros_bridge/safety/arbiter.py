@@ -21,6 +21,7 @@ import time
 from typing import Any
 
 import anyio
+from mcp_ros_bridge.backends.port import Pose
 from mcp_ros_bridge.messages import t
 
 
@@ -35,6 +36,8 @@ class RunningMotion:
     request: object = None
     scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)
     preempted_by: str = ''
+    ran_s: float | None = None  # from the start until the arm was still after a stop
+    stopped_at: Pose | None = None  # end-effector pose once stopped, when it could be read
 
 
 class BusyError(Exception):

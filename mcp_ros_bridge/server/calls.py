@@ -23,7 +23,7 @@ from typing import Any
 import anyio
 from mcp.shared.exceptions import MCPError
 from mcp_ros_bridge.backends.port import BackendError, RobotBackend
-from mcp_ros_bridge.capabilities import CallContext, Kind, KINDS, Outcome
+from mcp_ros_bridge.capabilities import CallContext, Kind, KINDS
 from mcp_ros_bridge.catalog.defaults import fill_defaults
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
 from mcp_ros_bridge.contract.errors import not_an_object_text, validation_error_text
@@ -41,6 +41,7 @@ from mcp_ros_bridge.safety.ratelimit import RateLimiter
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.identity import peer, RequestContext, requester_key, session_scope
 from mcp_ros_bridge.server.repeats import run_once
+from mcp_ros_bridge.server.stopped import note_where_stopped, stopped_result
 import mcp_types as types
 
 log = logging.getLogger('mcp_ros_bridge.calls')
@@ -59,14 +60,6 @@ class CallSettings:
     read_timeout_s: float = 15.0
     stop_wait_s: float = 5.0
     lang: str = 'en'  # of every result and error text (messages.LANGS)
-
-
-def stopped_result(spec: ToolSpec, why: str, started: bool) -> types.CallToolResult:
-    """Render a motion that a stop or a vanished client ended (or kept from starting)."""
-    text = t('stopped_started' if started else 'stopped_not_started', tool=spec.name, why=why)
-    structured = {'status': 'STOPPED', 'message': text, 'duration_s': 0.0}
-    return outcome_result(Outcome(text, structured, is_error=True, error_code='STOPPED',
-                                  error_details={'started': started}), spec.output_schema)
 
 
 class CallPipeline:
@@ -195,7 +188,7 @@ class CallPipeline:
                             args: dict[str, Any], epoch: int) -> types.CallToolResult:
         request = requester_key(ctx)
         if request is not None and request in self._gone:
-            return stopped_result(spec, 'its client disconnected before it started', False)
+            return stopped_result(spec, 'its client disconnected before it started')
         try:
             with self.arbiter.hold(spec.name, session_scope(ctx), request, epoch) as motion:
                 async with stopping_once_cancelled(motion, CANCELLED):
@@ -204,10 +197,9 @@ class CallPipeline:
             return error_result(t('refused', tool=spec.name, reason=exc), 'BUSY',
                                 {'running_tool': exc.running.tool})
         except StoppedBeforeStart:
-            return stopped_result(spec, 'stop_arm was called after this call arrived',
-                                  False)
+            return stopped_result(spec, 'stop_arm was called after this call arrived')
         # Only reached when the motion was preempted (its cancel scope caught the cancel).
-        return stopped_result(spec, motion.preempted_by, True)
+        return stopped_result(spec, motion.preempted_by, motion)
 
     def requester_gone(self, session: str, request_id: str | None = None) -> None:
         """
@@ -269,6 +261,9 @@ class CallPipeline:
                 if bound.cancelled_caught:
                     log.error('stop after cancellation took over %.1f s',
                               self.settings.stop_wait_s)
+                if running is not None and running.scope.cancel_called:  # preempted: answered
+                    await note_where_stopped(running, self.raw_backend, self.catalog.robot,
+                                             self.settings.stop_wait_s)
             raise
         except Exception as exc:  # noqa: BLE001 - reported to the agent, logged in full
             log.error('tool %s failed:\n%s', spec.name, traceback.format_exc())

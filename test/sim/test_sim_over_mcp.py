@@ -17,6 +17,10 @@ def _arm(result):
     return [j['position'] for j in result.structured_content['joints'] if j['unit'] == 'rad']
 
 
+def _xyz(pose):
+    return [pose['position_m'][axis] for axis in 'xyz']
+
+
 @pytest.mark.parametrize('mode', MODES)
 async def test_reach_and_unreachable_pose_over_mcp(sim_bridge, mode):
     """A reachable pose is reached within 2 mm; an unreachable one fails before motion."""
@@ -56,7 +60,7 @@ async def test_ft_at_rest_and_filters_reduce_noise(sim_bridge):
 
 
 async def test_stop_arm_halts_a_motion_over_mcp(sim_bridge):
-    """stop_arm during a move returns STOPPED for the move; the next move works."""
+    """stop_arm during a move: STOPPED with its duration and stopped pose; the next move works."""
     async with Client(sim_bridge.server, mode='legacy') as c:
         started = anyio.Event()
         results = {}
@@ -76,7 +80,13 @@ async def test_stop_arm_halts_a_motion_over_mcp(sim_bridge):
                 await started.wait()
                 stop = await c.call_tool('stop_arm', {})
             assert stop.structured_content['stopped_motion'] is True
-            assert results['move'].structured_content['status'] == 'STOPPED'
+            stopped = results['move'].structured_content
+            assert stopped['status'] == 'STOPPED'
+            # It says how long it ran and where the arm stopped: where the arm still is.
+            assert stopped['duration_s'] > 0.0, stopped
+            here = (await c.call_tool('get_end_effector_pose', {})).structured_content['pose']
+            assert _xyz(stopped['final_pose']) == pytest.approx(_xyz(here), abs=1e-3)
+            assert 'Now at' in stopped['message']
             again = await c.call_tool('move_arm_joints', {
                 'positions': [0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785],
                 'velocity_scaling': 0.5})
