@@ -169,22 +169,22 @@ def example_value(schema: dict[str, Any]) -> Any:
         return schema['default']
     if 'enum' in schema:
         return schema['enum'][0]
-    t = schema.get('type')
-    if t in ('number', 'integer'):
+    kind = schema.get('type')
+    if kind in ('number', 'integer'):
         lo = schema.get('minimum', schema.get('exclusiveMinimum', 0))
         hi = schema.get('maximum', schema.get('exclusiveMaximum', lo + 1))
         mid = (lo + hi) / 2
-        return int(mid) if t == 'integer' else round(mid, 3)
-    if t == 'object':
+        return int(mid) if kind == 'integer' else round(mid, 3)
+    if kind == 'object':
         return example_args(schema)
-    if t == 'array':
+    if kind == 'array':
         if 'prefixItems' in schema:
             return [example_value(s) for s in schema['prefixItems']]
         n = max(1, schema.get('minItems', 1))
         return [example_value(schema.get('items', {}))] * n
-    if t == 'boolean':
+    if kind == 'boolean':
         return True
-    if t == 'string':
+    if kind == 'string':
         return 'example'
     return None
 

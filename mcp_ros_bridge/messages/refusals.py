@@ -161,4 +161,60 @@ TABLE: dict[str, tuple[str, str]] = {
         'action server is running and answering.',
         '在 {timeout} 秒超时内没有结果；目标已取消。请确认动作服务器正在运行并响应。'),
     'ros_action_failed': both('The action did not succeed.', '动作未成功。'),
+    # server/calls.py: why a motion was stopped or not started.
+    'why_stop_arm': both('stop_arm was called', '调用了 stop_arm'),
+    'why_stop_arm_after': both(
+        'stop_arm was called after this call arrived',
+        '本调用到达后调用了 stop_arm'),
+    'why_cancelled': both('its request was cancelled', '其请求被取消'),
+    'why_gone_before': both('its client disconnected before it started', '其客户端在开始前断开了连接'),
+    'why_client_gone': both('the client that requested it disconnected', '发起请求的客户端断开了连接'),
+    'why_session_ended': both('the client ended its session', '客户端结束了会话'),
+    # server/repeats.py: idempotency keys.
+    'key_refused': both('{tool} refused: {reason}. Nothing moved.', '{tool} 被拒绝：{reason}。没有任何运动。'),
+    'key_not_repeated': both(
+        '{tool} not repeated: {reason}; this repeat did not move. Call again with the same key '
+        'to run it.',
+        '{tool} 未重复执行：{reason}；本次重复调用没有运动。用同一键再次调用即可执行。'),
+    'key_waited': both(
+        '(This repeat waited for the first call with idempotency_key {key}, which ended '
+        '{earlier}; nothing moved again. Call again with the same key to retry.)',
+        '（本次重复调用等待了使用 idempotency_key {key} 的第一次调用，它以 {earlier} 结束；没有再次运动。用同一键再次调用即可重试。）'),
+    'key_replayed': both(
+        '(Replayed the earlier result for idempotency_key {key}; nothing moved again.)',
+        '（重放了 idempotency_key {key} 的先前结果；没有再次运动。）'),
+    'key_not_replayed': both(
+        '(An earlier call with idempotency_key {key} ended {earlier} and is not replayed; this '
+        'call ran.)',
+        '（使用 idempotency_key {key} 的先前调用以 {earlier} 结束，不会重放；本次调用已执行。）'),
+    # backends/sim: planning refusals and the contact guard.
+    'sim_target_at': both('({x}, {y}, {z}) m in panda_link0', 'panda_link0 中 ({x}, {y}, {z}) m'),
+    'sim_ik_collides': both(
+        'every IK solution for the target at {where} collides: {contacts}',
+        '目标 {where} 的所有逆解都发生碰撞：{contacts}'),
+    'sim_ik_collides_fix': both(
+        'raise the target above the table or move it away from the obstacle',
+        '请把目标抬高到桌面以上或让它远离障碍物'),
+    'sim_no_ik': both(
+        'no joint configuration reaches the target at {where} with the requested orientation',
+        '没有关节构型能以所要求的姿态到达目标 {where}'),
+    'sim_no_ik_fix': both(
+        'Nothing moved. The target is {reach} m from the shoulder (x 0, y 0, z 0.333 m in '
+        'panda_link0); with the fingers down (roll 180, pitch 0) targets within 0.70 m of it '
+        'are reachable, up to 0.80 m near table height. Move the target closer.',
+        '没有任何运动。目标距肩部 {reach} m（panda_link0 中 x 0、y 0、z 0.333 m）；手指向下（roll 180、pitch 0）时，距肩部 '
+        '0.70 m 以内的目标可达，接近桌面高度时可达 0.80 m。请把目标移近。'),
+    'sim_goal_collides': both(
+        'the goal configuration collides: {contacts}',
+        '目标构型发生碰撞：{contacts}'),
+    'sim_path_collides': both(
+        'the joint-space path to the goal collides: {contacts}',
+        '到目标的关节空间路径发生碰撞：{contacts}'),
+    'sim_path_collides_fix': both(
+        'go through an intermediate pose higher above the table',
+        '请经过一个离桌面更高的中间位姿'),
+    'sim_contact_abort': both(
+        'contact force {force} N exceeded the {limit} N limit ({pair}); the arm stopped and '
+        'backed off',
+        '接触力 {force} N 超过 {limit} N 的限值（{pair}）；机械臂已停止并后退'),
 }

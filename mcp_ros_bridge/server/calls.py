@@ -46,7 +46,7 @@ import mcp_types as types
 
 log = logging.getLogger('mcp_ros_bridge.calls')
 GONE_REMEMBERED = 256
-CANCELLED = 'its request was cancelled'
+CANCELLED = 'why_cancelled'  # stop reasons are message ids (server/stopped.py renders them)
 
 
 @dataclass
@@ -188,7 +188,7 @@ class CallPipeline:
                             args: dict[str, Any], epoch: int) -> types.CallToolResult:
         request = requester_key(ctx)
         if request is not None and request in self._gone:
-            return stopped_result(spec, 'its client disconnected before it started')
+            return stopped_result(spec, 'why_gone_before')
         try:
             with self.arbiter.hold(spec.name, session_scope(ctx), request, epoch) as motion:
                 async with stopping_once_cancelled(motion, CANCELLED):
@@ -197,7 +197,7 @@ class CallPipeline:
             return error_result(t('refused', tool=spec.name, reason=exc), 'BUSY',
                                 {'running_tool': exc.running.tool})
         except StoppedBeforeStart:
-            return stopped_result(spec, 'stop_arm was called after this call arrived')
+            return stopped_result(spec, 'why_stop_arm_after')
         # Only reached when the motion was preempted (its cancel scope caught the cancel).
         return stopped_result(spec, motion.preempted_by, motion)
 
@@ -212,16 +212,16 @@ class CallPipeline:
             self._gone[(session, request_id)] = None
             while len(self._gone) > GONE_REMEMBERED:
                 self._gone.popitem(last=False)
-            why = 'the client that requested it disconnected'
+            why = 'why_client_gone'
         else:
-            why = 'the client ended its session'
+            why = 'why_session_ended'
 
         def started_by(request: object) -> bool:
             return isinstance(request, tuple) and request[0] == session and (
                 request_id is None or request[1] == request_id)
 
         if self.arbiter.preempt(why, started_by):
-            log.warning('%s mid-motion; stopping the arm', why)
+            log.warning('%s mid-motion; stopping the arm', t(why))
 
     async def _run(self, ctx: RequestContext, spec: ToolSpec, kind: Kind, args: dict[str, Any],
                    timeout: float | None = None) -> types.CallToolResult:
@@ -235,7 +235,7 @@ class CallPipeline:
                                shared=self.shared)
         try:
             if kind.preempts:
-                call_ctx.preempted = self.arbiter.preempt('stop_arm was called')
+                call_ctx.preempted = self.arbiter.preempt('why_stop_arm')
                 outcome = await kind.run(call_ctx, args)
                 if not await self.arbiter.wait_idle(self.settings.stop_wait_s):
                     log.error('the preempted motion did not release the arm within %.1f s',

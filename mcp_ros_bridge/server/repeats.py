@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from mcp_ros_bridge.contract.results import error_block, error_result
+from mcp_ros_bridge.messages import t
 from mcp_ros_bridge.safety.idempotency import (FirstCallAbandoned, IdempotencyCache,
                                                KeyReuseError, KeysExhausted)
 import mcp_types as types
@@ -32,21 +33,17 @@ async def run_once(cache: IdempotencyCache, scope: str, tool: str, key: str,
     try:
         answer = await cache.run(scope, tool, key, args, work, replayable)
     except KeyReuseError as exc:
-        return error_result(f'{tool} refused: {exc}. Nothing moved.', 'KEY_REUSED')
+        return error_result(t('key_refused', tool=tool, reason=exc), 'KEY_REUSED')
     except KeysExhausted as exc:
-        return error_result(f'{tool} refused: {exc}. Nothing moved.', 'KEYS_EXHAUSTED')
+        return error_result(t('key_refused', tool=tool, reason=exc), 'KEYS_EXHAUSTED')
     except FirstCallAbandoned as exc:
-        return error_result(f'{tool} not repeated: {exc}; this repeat did not move. Call '
-                            'again with the same key to run it.', 'FIRST_CALL_CANCELLED')
+        return error_result(t('key_not_repeated', tool=tool, reason=exc),
+                            'FIRST_CALL_CANCELLED')
     if answer.replayed and answer.earlier:
-        return _noted(answer.result, f'(This repeat waited for the first call with '
-                                     f'idempotency_key {key!r}, which ended {answer.earlier}; '
-                                     'nothing moved again. Call again with the same key to '
-                                     'retry.)')
+        return _noted(answer.result, t('key_waited', key=repr(key), earlier=answer.earlier))
     if answer.replayed:
-        return _noted(answer.result, f'(Replayed the earlier result for idempotency_key '
-                                     f'{key!r}; nothing moved again.)')
+        return _noted(answer.result, t('key_replayed', key=repr(key)))
     if answer.earlier:
-        return _noted(answer.result, f'(An earlier call with idempotency_key {key!r} ended '
-                                     f'{answer.earlier} and is not replayed; this call ran.)')
+        return _noted(answer.result, t('key_not_replayed', key=repr(key),
+                                       earlier=answer.earlier))
     return answer.result

@@ -18,7 +18,7 @@ from mcp_ros_bridge.catalog.loader import ToolSpec
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.contract.results import outcome_result
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict
-from mcp_ros_bridge.messages import t
+from mcp_ros_bridge.messages import MESSAGES, t
 from mcp_ros_bridge.safety.arbiter import RunningMotion
 import mcp_types as types
 
@@ -43,7 +43,9 @@ def stopped_result(spec: ToolSpec, why: str,
                    motion: RunningMotion | None = None) -> types.CallToolResult:
     """Render a motion that was stopped midway (``motion``) or never started (None)."""
     started = motion is not None
-    text = t('stopped_started' if started else 'stopped_not_started', tool=spec.name, why=why)
+    reason = t(why) if why in MESSAGES else why  # stop reasons are message ids
+    text = t('stopped_started' if started else 'stopped_not_started', tool=spec.name,
+             why=reason)
     structured: dict[str, object] = {'status': 'STOPPED', 'duration_s': 0.0}
     if motion is not None:
         ran_s = motion.ran_s if motion.ran_s is not None else time.monotonic() - motion.started

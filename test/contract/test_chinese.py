@@ -15,6 +15,7 @@ pytestmark = [pytest.mark.contract, pytest.mark.anyio]
 
 HAN = re.compile(r'[\u4e00-\u9fff]')
 EXAMPLE = re.compile(r'(?:Valid example|有效示例)[:：] ?([a-z_]+\(.*\))$', re.MULTILINE)
+FAR = {'x': 0.85, 'y': 0.0, 'z': 0.05}  # in the workspace box, out of the arm's reach
 WRONG_TYPE = {'position': {'x': '0.4', 'y': 0.1, 'z': 0.35}}
 RADIANS = {'position': {'x': 0.4, 'y': 0.1, 'z': 0.35},
            'orientation': {'roll': 3.14159, 'pitch': 0, 'yaw': 1.5708}}
@@ -58,6 +59,7 @@ async def test_errors_and_results_are_chinese(mode: str) -> None:
             cone = await client.call_tool('move_arm_to_pose', RADIANS)
             joints = await client.call_tool('get_joint_states', {})
             moved = await client.call_tool('move_arm_to_pose', {'position': RADIANS['position']})
+            far = await client.call_tool('move_arm_to_pose', {'position': FAR})
     bad_text, cone_text = text_of(bad), text_of(cone)
     assert bad.is_error and error_code(bad) == 'INVALID_ARGUMENTS'
     assert bad_text.startswith('move_arm_to_pose 的参数无效；没有执行任何操作。')
@@ -73,6 +75,8 @@ async def test_errors_and_results_are_chinese(mode: str) -> None:
     assert shown.findall(cone_text) == shown.findall(en_cone) != []
     assert not joints.is_error and text_of(joints).startswith('机械臂关节 (rad)：[')
     assert not moved.is_error and moved.structured_content['status'] == 'SUCCEEDED'
+    assert far.is_error and error_code(far) == 'NO_IK_SOLUTION', text_of(far)
+    assert '没有关节构型能以所要求的姿态到达目标' in text_of(far) and '目标距肩部 0.90 m' in text_of(far)
     assert re.match(r'移动到位姿成功，用时 [0-9.]+ 秒。当前位于 panda_link0 中 x=0\.4', text_of(moved))
 
 

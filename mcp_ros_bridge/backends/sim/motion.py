@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, MotionStatus, PathCheck
+from mcp_ros_bridge.messages import t
 import mujoco
 import numpy as np
 
@@ -129,8 +130,8 @@ class ArmMotion(Task[ArmRun]):
             self.t_cross = world.time
             worst = max(pairs, key=lambda pair: pairs[pair])
             self._begin_halt(world, MotionStatus.CONTACT_ABORT,
-                             f'contact force {total:.1f} N exceeded the {self.limit:g} N limit '
-                             f'({worst}); the arm stopped and backed off')
+                             t('sim_contact_abort', force=f'{total:.1f}', limit=f'{self.limit:g}',
+                               pair=worst))
 
     def post(self, world: World) -> ArmRun | None:
         """Advance the phase machine; return the run's result when finished."""

@@ -15,6 +15,7 @@ import threading
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, MotionLimits
+from mcp_ros_bridge.messages import t
 import mujoco
 import numpy as np
 
@@ -104,20 +105,15 @@ class Planner:
                                      min(tol_p, 1e-4), min(tol_r, 1e-3))
         if q is not None:
             return q
-        where = f'({pos[0]:.3f}, {pos[1]:.3f}, {pos[2]:.3f}) m in panda_link0'
+        where = t('sim_target_at', x=f'{pos[0]:.3f}', y=f'{pos[1]:.3f}', z=f'{pos[2]:.3f}')
         if hits:
-            raise BackendError('GOAL_IN_COLLISION',
-                               f'every IK solution for the target at {where} collides: '
-                               + ', '.join(_describe(hits)),
-                               advice='raise the target above the table or move it away '
-                               'from the obstacle', details={'contacts': _describe(hits)})
+            raise BackendError('GOAL_IN_COLLISION', t('sim_ik_collides', where=where,
+                                                      contacts=', '.join(_describe(hits))),
+                               advice=t('sim_ik_collides_fix'),
+                               details={'contacts': _describe(hits)})
         reach = float(np.linalg.norm(pos - SHOULDER))
-        raise BackendError('NO_IK_SOLUTION', f'no joint configuration reaches the target '
-                           f'at {where} with the requested orientation',
-                           advice=f'Nothing moved. The target is {reach:.2f} m from the '
-                           'shoulder (x 0, y 0, z 0.333 m in panda_link0); with the fingers '
-                           'down (roll 180, pitch 0) targets within 0.70 m of it are '
-                           'reachable, up to 0.80 m near table height. Move the target closer.',
+        raise BackendError('NO_IK_SOLUTION', t('sim_no_ik', where=where),
+                           advice=t('sim_no_ik_fix', reach=f'{reach:.2f}'),
                            details={'distance_from_shoulder_m': round(reach, 3)})
 
     def _sweep(self, q0: np.ndarray, q1: np.ndarray,
@@ -168,8 +164,8 @@ class Planner:
             initial = {(h.geom1, h.geom2) for h in self.kin.collisions(q0)}
             hits = [h for h in self.kin.collisions(q1) if (h.geom1, h.geom2) not in initial]
             if hits:
-                raise BackendError('GOAL_IN_COLLISION', 'the goal configuration collides: '
-                                   + ', '.join(_describe(hits)),
+                raise BackendError('GOAL_IN_COLLISION',
+                                   t('sim_goal_collides', contacts=', '.join(_describe(hits))),
                                    details={'contacts': _describe(hits)})
             path, first = self._sweep(q0, q1, initial)
             legs = [path]
@@ -180,10 +176,10 @@ class Planner:
                         legs = found
                         break
                 else:
-                    raise BackendError('PLANNING_FAILED', 'the joint-space path to the goal '
-                                       'collides: ' + ', '.join(_describe(first)),
-                                       advice='go through an intermediate pose higher above '
-                                       'the table', details={'contacts': _describe(first)})
+                    raise BackendError('PLANNING_FAILED', t('sim_path_collides',
+                                                            contacts=', '.join(_describe(first))),
+                                       advice=t('sim_path_collides_fix'),
+                                       details={'contacts': _describe(first)})
             points = [np.array([self.kin.fk(q)[0] for q in leg]) for leg in legs]
         return self._timed([(leg, {'tool_points': pts}) for leg, pts in zip(legs, points)],
                            limits, dt)
