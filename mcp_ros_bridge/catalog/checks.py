@@ -94,9 +94,9 @@ def _read(checked: Checked, config_dir: str, name: str) -> LoadedYaml | None:
         return None
 
 
-def check_robot(config_dir: str, checked: Checked | None = None) -> Checked:
+def check_robot(config_dir: str) -> Checked:
     """Check ``robot.yaml``; on success the result holds the typed :class:`RobotConfig`."""
-    checked = checked if checked is not None else Checked()
+    checked = Checked()
     doc = _read(checked, config_dir, ROBOT_FILE)
     if doc is None:
         return checked
@@ -130,7 +130,7 @@ def check_config(config_dir: str, kinds: KindRegistry) -> Checked:
         split = 2 if isinstance(tool, int) else 0
         report.add('config-format', name, path[:split], path[split:], message,
                    'follow the tools.yaml format described at the top of the shipped file')
-    if checked.errors and not broken:  # the file as a whole does not fit the format
+    if checked.errors and not broken:  # the file as a whole does not fit the format: stop
         return checked
     tools = [(i, raw) for i, raw in enumerate(raw_tools or []) if i not in broken]
     _check_names(report, tools)

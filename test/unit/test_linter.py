@@ -494,3 +494,12 @@ def test_non_numeric_scale_is_a_finding_not_a_crash(tmp_path):
     errors = [f for f in lint_config(config, KINDS) if f.severity == 'error']
     assert [(f.rule, f.tool) for f in errors] == [('robot-ref', 'release_object')]
     assert main([config], KINDS) == 1
+
+
+def test_a_tool_off_the_format_is_reported_once_and_hides_no_other(tmp_path):
+    doc = shipped_tools()
+    m_config_format(doc)
+    m_force_over_limit(doc)
+    findings = lint_config(write_config(tmp_path, doc), KINDS)
+    errors = [(f.rule, f.tool) for f in findings if f.severity == 'error']
+    assert sorted(errors) == [('config-format', 'stop_arm'), ('robot-limits', GRASP)]
