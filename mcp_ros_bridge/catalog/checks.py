@@ -218,7 +218,9 @@ def _check_binding(report: Report, i: int, name: str, schema: dict[str, Any], fo
                    raw: dict[str, Any], robot_doc: LoadedYaml) -> Binding | None:
     """Fill the binding's defaults, resolve its references, check and type it."""
     base, rules = ('tools', i), BINDING_SCHEMAS[form]
-    fix = f'write the keys of the {form!r} form (catalog/schemas.py BINDING_SCHEMAS)'
+    keys = ', '.join(f'{k} (required)' if k in rules['required'] else k
+                     for k in rules['properties']) or 'none'
+    fix = f'the {form!r} binding takes: {keys}'
     try:
         data = resolve_refs(fill_defaults(rules, raw), robot_doc.data, report.doc,
                             base + ('binding',))
