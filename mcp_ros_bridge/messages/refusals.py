@@ -217,4 +217,37 @@ TABLE: dict[str, tuple[str, str]] = {
         'contact force {force} N exceeded the {limit} N limit ({pair}); the arm stopped and '
         'backed off',
         '接触力 {force} N 超过 {limit} N 的限值（{pair}）；机械臂已停止并后退'),
+    'approval_not_elicitation': both(
+        'the approval answer was not an elicitation result; nothing moved',
+        '审批答复不是 elicitation 结果；没有任何运动'),
+    'approval_unsupported': both(
+        "this tool needs the user's approval, but the client cannot ask the user (no "
+        'elicitation support); nothing moved. Ask the user to approve in a client that supports '
+        'elicitation, or to change the approval policy',
+        '此工具需要用户批准，但客户端无法询问用户（不支持 elicitation）；没有任何运动。请让用户在支持 elicitation 的客户端中批准，或更改审批策略'),
+    # backends/sim: names, busy arm, settled motions.
+    'sim_unknown_object': both(
+        'no object named {name}; known objects: {known}',
+        '没有名为 {name} 的物体；已知物体：{known}'),
+    'sim_unknown_joints': both('unknown joints {unknown}', '未知关节 {unknown}'),
+    'sim_unknown_joints_fix': both('use the arm joints {joints}', '请使用机械臂关节 {joints}'),
+    'sim_joints_outside': both('joint goal outside the limits: {bad}', '关节目标超出限位：{bad}'),
+    'sim_unknown_camera': both(
+        'no camera {camera}; cameras: {cameras}',
+        '没有相机 {camera}；可用相机：{cameras}'),
+    'sim_unknown_frame': both('unknown frame {name}', '未知坐标系 {name}'),
+    'sim_unknown_frame_fix': both(
+        'use the base frame panda_link0 or a link of the robot',
+        '请使用基座坐标系 panda_link0 或机器人的某个连杆'),
+    'sim_arm_busy': both('another arm motion is still running', '另一个机械臂运动仍在进行'),
+    'sim_arm_busy_fix': both('wait for it to finish or call stop first', '请等待它结束或先调用停止'),
+    'sim_settled_off': both(
+        'settled {mm} mm / {deg} deg from the target',
+        '停在距目标 {mm} mm / {deg} deg 处'),
+    'sim_reached_pose': both(
+        'reached the pose within {mm} mm and {deg} deg in {s} s',
+        '在 {s} 秒内到达位姿，误差 {mm} mm、{deg} deg'),
+    'sim_reached_joints': both(
+        'reached the joint goal (max error {err} rad)',
+        '到达关节目标（最大误差 {err} rad）'),
 }

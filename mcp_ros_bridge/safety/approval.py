@@ -128,13 +128,11 @@ async def request_approval(ctx: ServerRequestContext[Any, Any],
         if isinstance(answer, types.ElicitResult):
             _verdict(answer)
             return None
-        raise Denied('the approval answer was not an elicitation result; nothing moved')
+        raise Denied(t('approval_not_elicitation'))
     if not ctx.session.check_client_capability(ELICITATION):
         if policy == 'allow':
             return None
-        raise Denied("this tool needs the user's approval, but the client cannot ask the user "
-                     '(no elicitation support); nothing moved. Ask the user to approve in a '
-                     'client that supports elicitation, or to change the approval policy')
+        raise Denied(t('approval_unsupported'))
     if modern:
         return types.InputRequiredResult(
             input_requests={KEY: types.ElicitRequest(params=types.ElicitRequestFormParams(

@@ -32,6 +32,7 @@ from mcp_ros_bridge.backends.port import (
 )
 from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
 from mcp_ros_bridge.catalog.robot import RobotConfig
+from mcp_ros_bridge.messages import t
 import mujoco
 import numpy as np
 
@@ -140,8 +141,9 @@ class SimBackend(Runner):
     async def object_pose(self, name: str, frame: str) -> Pose:
         """Return the ground-truth pose of ``box`` or ``cylinder``."""
         if name not in OBJECTS:
-            raise BackendError('UNKNOWN_OBJECT', f'no object named {name!r}; known objects: '
-                               + ', '.join(OBJECTS), details={'known': list(OBJECTS)})
+            raise BackendError('UNKNOWN_OBJECT', t('sim_unknown_object', name=repr(name),
+                                                   known=', '.join(OBJECTS)),
+                               details={'known': list(OBJECTS)})
         return self._pose_of(name, frame)
 
     # -- arm motion ----------------------------------------------------------------------
@@ -166,12 +168,12 @@ class SimBackend(Runner):
                            progress: ProgressFn | None = None) -> MotionResult:
         """Solve IK, sweep the joint path for collisions, then execute."""
         self._idle_arm()
-        w, t = self.world, goal.target
+        w, target = self.world, goal.target
         link = goal.link or self.config.end_effector
         qpos = w.snapshot()[0]
         self.planner.held = w.held_object
-        pos, quat = to_world(*self._view()[:2], (t.position, t.orientation),
-                             t.frame_id or self.config.base_frame)
+        pos, quat = to_world(*self._view()[:2], (target.position, target.orientation),
+                             target.frame_id or self.config.base_frame)
         pos, quat = self.planner.tcp_target(qpos, pos, quat, link)
         q0 = qpos[w.arm_qpos]
         q1 = await asyncio.to_thread(self.planner.ik_goal, qpos, q0, pos, quat,
@@ -181,16 +183,17 @@ class SimBackend(Runner):
                                    goal.limits, w.model.opt.timestep)
         run = await self._execute(self._motion(traj, goal.limits, 2e-4, 'moving to pose'),
                                   progress)
-        res = self._result(run, t.frame_id or self.config.base_frame, t, goal.link)
+        res = self._result(run, target.frame_id or self.config.base_frame, target, goal.link)
         if not res.succeeded:
             return res
         pos_err, ori_err = res.position_error_m or 0.0, res.orientation_error_rad or 0.0
         if pos_err > goal.position_tolerance_m or ori_err > goal.orientation_tolerance_rad:
             return replace(res, status=MotionStatus.FAILED,
-                           message=f'settled {pos_err * 1000:.2f} mm / '
-                                   f'{np.degrees(ori_err):.2f} deg from the target')
-        return replace(res, message=f'reached the pose within {pos_err * 1000:.2f} mm and '
-                                    f'{np.degrees(ori_err):.2f} deg in {res.duration_s:.2f} s')
+                           message=t('sim_settled_off', mm=f'{pos_err * 1000:.2f}',
+                                     deg=f'{np.degrees(ori_err):.2f}'))
+        return replace(res, message=t('sim_reached_pose', mm=f'{pos_err * 1000:.2f}',
+                                      deg=f'{np.degrees(ori_err):.2f}',
+                                      s=f'{res.duration_s:.2f}'))
 
     async def move_to_joints(self, goal: JointGoal,
                              progress: ProgressFn | None = None) -> MotionResult:
@@ -203,15 +206,15 @@ class SimBackend(Runner):
         q1 = q0.copy()
         unknown = sorted(set(goal.positions) - set(ARM_JOINTS))
         if unknown:
-            raise BackendError('INVALID_GOAL', f'unknown joints {unknown}',
-                               advice=f'use the arm joints {list(ARM_JOINTS)}')
+            raise BackendError('INVALID_GOAL', t('sim_unknown_joints', unknown=unknown),
+                               advice=t('sim_unknown_joints_fix', joints=list(ARM_JOINTS)))
         for name, value in goal.positions.items():
             q1[ARM_JOINTS.index(name)] = value
         lo, hi = self.planner.kin.lo, self.planner.kin.hi
         bad = [f'{ARM_JOINTS[i]}={q1[i]:.3f} not in [{lo[i]:.3f}, {hi[i]:.3f}]'
                for i in range(7) if not lo[i] - 1e-9 <= q1[i] <= hi[i] + 1e-9]
         if bad:
-            raise BackendError('INVALID_GOAL', 'joint goal outside the limits: ' + '; '.join(bad))
+            raise BackendError('INVALID_GOAL', t('sim_joints_outside', bad='; '.join(bad)))
         traj = await self._planned(goal.limits, self.planner.joint_trajectory, qpos, q0, q1,
                                    goal.limits, w.model.opt.timestep)
         run = await self._execute(self._motion(traj, goal.limits, min(goal.tolerance_rad, 1e-3),
@@ -219,7 +222,7 @@ class SimBackend(Runner):
         res = self._result(run, self.config.base_frame)
         if res.succeeded:
             err = max(abs(res.joint_positions[n] - v) for n, v in goal.positions.items())
-            res = replace(res, message=f'reached the joint goal (max error {err:.4f} rad)')
+            res = replace(res, message=t('sim_reached_joints', err=f'{err:.4f}'))
         return res
 
     async def follow_cartesian_path(self, goal: CartesianGoal,
@@ -297,8 +300,8 @@ class SimBackend(Runner):
         """Render the scene camera offscreen and return PNG bytes."""
         camera = camera or CAMERAS[0]
         if camera not in CAMERAS:
-            raise BackendError('INVALID_GOAL', f'no camera {camera!r}; cameras: '
-                               + ', '.join(CAMERAS))
+            raise BackendError('INVALID_GOAL', t('sim_unknown_camera', camera=repr(camera),
+                                                 cameras=', '.join(CAMERAS)))
         width, height = max(16, min(int(width), MAX_W)), max(16, min(int(height), MAX_H))
         if self.renderer is None:
             self.renderer = SceneRenderer(self.world.model)

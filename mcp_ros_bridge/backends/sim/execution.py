@@ -14,6 +14,7 @@ from typing import Any
 import anyio
 
 from mcp_ros_bridge.backends.port import BackendError, ProgressFn
+from mcp_ros_bridge.messages import t
 
 from .motion import ArmRun
 from .world import R, Task, World
@@ -48,8 +49,7 @@ class Runner:
 
     def _idle_arm(self) -> None:
         if self.world.busy('arm') is not None:
-            raise BackendError('REJECTED', 'another arm motion is still running',
-                               advice='wait for it to finish or call stop first')
+            raise BackendError('REJECTED', t('sim_arm_busy'), advice=t('sim_arm_busy_fix'))
 
     async def _execute(self, task: Task[R], progress: ProgressFn | None) -> R:
         loop = asyncio.get_running_loop()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from mcp_ros_bridge.backends.port import BackendError
+from mcp_ros_bridge.messages import t
 import mujoco
 import numpy as np
 
@@ -41,8 +42,8 @@ def frame_getter(model: mujoco.MjModel, name: str) -> Getter:
     bid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, name)
     if bid >= 0:
         return lambda data: (data.xpos[bid].copy(), data.xquat[bid].copy())
-    raise BackendError('INVALID_GOAL', f'unknown frame {name!r}',
-                       advice='use the base frame panda_link0 or a link of the robot',
+    raise BackendError('INVALID_GOAL', t('sim_unknown_frame', name=repr(name)),
+                       advice=t('sim_unknown_frame_fix'),
                        details={'known_frames': frame_names(model)})
 
 
