@@ -250,4 +250,32 @@ TABLE: dict[str, tuple[str, str]] = {
     'sim_reached_joints': both(
         'reached the joint goal (max error {err} rad)',
         '到达关节目标（最大误差 {err} rad）'),
+    'sim_stale': both('{what} are {age} s old', '{what}已有 {age} 秒'),
+    'sim_stale_fix': both('start the backend; the simulation is not stepping', '请启动后端；仿真没有在运行'),
+    'sim_max_step': both('max_step_m must be > 0', 'max_step_m 必须 > 0'),
+    'sim_render_failed': both('offscreen rendering failed: {error}', '离屏渲染失败：{error}'),
+    'sim_render_fix': both(
+        'install libegl1 libegl-mesa0 libgl1-mesa-dri (EGL) or libosmesa6 with MUJOCO_GL=osmesa',
+        '请安装 libegl1 libegl-mesa0 libgl1-mesa-dri（EGL），或安装 libosmesa6 并设置 MUJOCO_GL=osmesa'),
+    'sim_zero_quaternion': both('the orientation quaternion has zero length', '姿态四元数长度为零'),
+    'sim_zero_quaternion_fix': both(
+        'send a unit quaternion (w, x, y, z), e.g. (0, 1, 0, 0)',
+        '请发送单位四元数 (w, x, y, z)，例如 (0, 1, 0, 0)'),
+    'sim_link_unknown': both('cannot plan for link {link}', '无法为连杆 {link} 规划'),
+    'sim_link_unknown_fix': both('use one of {links}', '请使用以下之一：{links}'),
+    'sim_ros_only': both(
+        '{what} needs the ros backend; the sim backend has no ROS graph',
+        '{what} 需要 ros 后端；sim 后端没有 ROS 图'),
+    'sim_ros_only_fix': both(
+        'run with --backend ros against a ROS 2 system',
+        '请用 --backend ros 连接 ROS 2 系统运行'),
+    'sim_too_slow': both(
+        'velocity_scaling {scaling} would make this motion take {took} s, longer than its '
+        '{timeout} s timeout',
+        'velocity_scaling {scaling} 会使该运动耗时 {took} 秒，超过其 {timeout} 秒超时'),
+    'sim_too_slow_split': both('Split the motion into shorter moves.', '请把运动拆成更短的几段。'),
+    'sim_too_slow_fix': both(
+        'Send velocity_scaling >= {slowest} (the slowest this motion allows), or split it into '
+        'shorter moves.',
+        '请发送 velocity_scaling >= {slowest}（该运动允许的最慢值），或拆成更短的几段。'),
 }

@@ -93,8 +93,8 @@ class SimBackend(Runner):
     def _fresh(self, what: str) -> float:
         age = self.world.age()
         if not self._started or age > self.config.limits.sensor_max_age_s:
-            raise BackendError('SENSOR_STALE', f'{what} are {age:.2f} s old',
-                               advice='start the backend; the simulation is not stepping')
+            raise BackendError('SENSOR_STALE', t('sim_stale', what=what, age=f'{age:.2f}'),
+                               advice=t('sim_stale_fix'))
         return age
 
     async def joint_states(self) -> JointStates:
@@ -238,7 +238,7 @@ class SimBackend(Runner):
                             p.frame_id or self.config.base_frame) for p in goal.waypoints]
         targets = [self.planner.tcp_target(qpos, p, q, link) for p, q in targets]
         if goal.max_step_m <= 0:
-            raise BackendError('INVALID_GOAL', 'max_step_m must be > 0')
+            raise BackendError('INVALID_GOAL', t('sim_max_step'))
         plan = await asyncio.to_thread(self.planner.cartesian, qpos, qpos[w.arm_qpos], targets,
                                        goal.max_step_m, goal.avoid_collisions)
         frame = goal.waypoints[-1].frame_id if goal.waypoints else self.config.base_frame
@@ -310,9 +310,8 @@ class SimBackend(Runner):
             data = await asyncio.to_thread(self.renderer.render_png, qpos, camera, width,
                                            height)
         except Exception as exc:
-            raise BackendError('UNAVAILABLE', f'offscreen rendering failed: {exc}',
-                               advice='install libegl1 libegl-mesa0 libgl1-mesa-dri (EGL) '
-                               'or libosmesa6 with MUJOCO_GL=osmesa') from exc
+            raise BackendError('UNAVAILABLE', t('sim_render_failed', error=exc),
+                               advice=t('sim_render_fix')) from exc
         return Image(data, 'image/png', width, height, camera)
 
     async def read_topic(self, binding: TopicBinding) -> dict[str, Any]:

@@ -83,6 +83,6 @@ def to_world(model: mujoco.MjModel, data: mujoco.MjData,
     q = np.asarray(pose[1], dtype=float)
     n = np.linalg.norm(q)
     if not np.isfinite(n) or n < 1e-9:
-        raise BackendError('INVALID_GOAL', 'the orientation quaternion has zero length',
-                           advice='send a unit quaternion (w, x, y, z), e.g. (0, 1, 0, 0)')
+        raise BackendError('INVALID_GOAL', t('sim_zero_quaternion'),
+                           advice=t('sim_zero_quaternion_fix'))
     return compose(frame_in_world(model, data, frame), (np.asarray(pose[0], float), q / n))

@@ -64,8 +64,8 @@ class Planner:
         if link == 'panda_hand_tcp':
             return pos, quat
         if link not in RIGID_TO_TCP:
-            raise BackendError('INVALID_GOAL', f'cannot plan for link {link!r}',
-                               advice=f'use one of {list(RIGID_TO_TCP)}')
+            raise BackendError('INVALID_GOAL', t('sim_link_unknown', link=repr(link)),
+                               advice=t('sim_link_unknown_fix', links=list(RIGID_TO_TCP)))
         k = self.kin
         k.set_state(qpos, self.held)
         mujoco.mj_kinematics(k.m, k.d)
@@ -246,18 +246,17 @@ def _too_slow(scaling: float, took: float, timeout: float,
     lo, hi = 1e-9, 1.0
     if not total(hi) <= timeout:
         slowest = None
-        advice = 'Split the motion into shorter moves.'
+        advice = t('sim_too_slow_split')
     else:
         for _ in range(50):  # bisect in log scale; durations fall as the scaling grows
             mid = math.sqrt(lo * hi)
             lo, hi = (lo, mid) if total(mid) <= timeout else (mid, hi)
         step = 10.0 ** (math.floor(math.log10(hi)) - 2)  # round up to 3 significant digits
         slowest = round(math.ceil(hi / step) * step, 12)
-        advice = (f'Send velocity_scaling >= {slowest} (the slowest this motion allows), '
-                  'or split it into shorter moves.')
+        advice = t('sim_too_slow_fix', slowest=slowest)
     return BackendError(
-        'LIMIT_EXCEEDED', f'velocity_scaling {scaling:g} would make this motion take '
-        f'{took:.4g} s, longer than its {timeout:g} s timeout', advice=advice,
+        'LIMIT_EXCEEDED', t('sim_too_slow', scaling=f'{scaling:g}', took=f'{took:.4g}',
+                            timeout=f'{timeout:g}'), advice=advice,
         details={'limit': 'velocity_scaling', 'value': scaling,
                  'allowed': f'>= {slowest} for this motion' if slowest else 'none',
                  'planned_duration_s': took if math.isfinite(took) else None})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from mcp_ros_bridge.backends.port import BackendError, MotionResult, Pose
+from mcp_ros_bridge.messages import t
 import numpy as np
 
 from .kinematics import quat_error
@@ -30,8 +31,8 @@ def motion_result(run: ArmRun, pose: Pose, joints: Mapping[str, float],
 
 def ros_only(what: str) -> BackendError:
     """Return the error for a ROS-only call."""
-    return BackendError('UNSUPPORTED', f'{what} needs the ros backend; the sim backend has no '
-                        'ROS graph', advice='run with --backend ros against a ROS 2 system')
+    return BackendError('UNSUPPORTED', t('sim_ros_only', what=what),
+                        advice=t('sim_ros_only_fix'))
 
 
 def path_deviation(trace: np.ndarray, points: np.ndarray) -> float:
