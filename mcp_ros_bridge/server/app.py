@@ -23,6 +23,7 @@ from mcp_ros_bridge.backends.port import RobotBackend
 from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.loader import Catalog, load_catalog
 from mcp_ros_bridge.catalog.robot import default_config_dir
+from mcp_ros_bridge.messages import speaking
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.bridge import BridgeServer
 from mcp_ros_bridge.server.http_transport import build_app, check_bind
@@ -106,7 +107,14 @@ async def serve(options: ServeOptions, backend: RobotBackend | None = None,
     Without ``backend``, the one named by ``options`` is created (with
     ``ros_args`` for a ROS node) and started while serving; a given backend
     (a test double) is started before serving. Either is closed once at the end.
+    Texts are in ``options.lang``, also those made by the backend's own tasks.
     """
+    with speaking(options.lang):
+        await _serve(options, backend, ros_args)
+
+
+async def _serve(options: ServeOptions, backend: RobotBackend | None,
+                 ros_args: Sequence[str]) -> None:
     if options.transport == 'http':
         # Fail fast on a bad token file or an unprotected public bind, before the robot starts.
         check_bind(options.host, read_token(options))

@@ -12,6 +12,7 @@ real time (or ``speed`` if finite), so sensors stay fresh and the arm holds.
 from __future__ import annotations
 
 import concurrent.futures
+import contextvars
 import math
 import threading
 import time
@@ -130,7 +131,9 @@ class World:
                 self._step()
             self._publish()
         self._running = True
-        self._thread = threading.Thread(target=self._run, name='mujoco-world', daemon=True)
+        # In the starter's context: texts made by physics tasks use the served language.
+        self._thread = threading.Thread(target=contextvars.copy_context().run, args=(self._run,),
+                                        name='mujoco-world', daemon=True)
         self._thread.start()
 
     def close(self) -> None:
