@@ -262,8 +262,7 @@ class CallPipeline:
                     log.error('stop after cancellation took over %.1f s',
                               self.settings.stop_wait_s)
                 if running is not None and running.scope.cancel_called:  # preempted: answered
-                    await note_where_stopped(running, self.raw_backend, self.catalog.robot,
-                                             self.settings.stop_wait_s)
+                    await note_where_stopped(running, self.raw_backend, self.catalog.robot)
             raise
         except Exception as exc:  # noqa: BLE001 - reported to the agent, logged in full
             log.error('tool %s failed:\n%s', spec.name, traceback.format_exc())

@@ -23,20 +23,21 @@ from mcp_ros_bridge.safety.arbiter import RunningMotion
 import mcp_types as types
 
 log = logging.getLogger('mcp_ros_bridge.calls')
+POSE_READ_S = 2.0  # the arm stays held meanwhile; a motion sent now waits at most stop_wait_s
 
 
-async def note_where_stopped(motion: RunningMotion, backend: RobotBackend, robot: RobotConfig,
-                             bound_s: float) -> None:
+async def note_where_stopped(motion: RunningMotion, backend: RobotBackend,
+                             robot: RobotConfig) -> None:
     """Record how long ``motion`` ran and the pose of the stopped arm (none if unreadable)."""
     motion.ran_s = time.monotonic() - motion.started
-    with anyio.move_on_after(bound_s, shield=True) as bound:
+    with anyio.move_on_after(POSE_READ_S, shield=True) as bound:
         try:
             motion.stopped_at = await backend.end_effector_pose(robot.base_frame,
                                                                 robot.end_effector)
         except BackendError as exc:
             log.info('no pose after the stop: %s', exc.message)
     if bound.cancelled_caught:
-        log.warning('no pose after the stop within %.1f s', bound_s)
+        log.warning('no pose after the stop within %.1f s', POSE_READ_S)
 
 
 def stopped_result(spec: ToolSpec, why: str,
