@@ -37,7 +37,7 @@ async def run(name: str, force_n: float, seconds: float) -> None:
         assert (await b.move_to_pose(PoseGoal(at(x, y, z + 0.15), cap))).succeeded
         r = await b.follow_cartesian_path(CartesianGoal([at(x, y, z)], cap))
         assert r.succeeded, r.message
-        grip = await b.grasp(GraspGoal(force_n))
+        grip = await b.grasp(GraspGoal(force_n=force_n, speed_mps=0.05, timeout_s=10.0))
         assert grip.object_held, grip.message
         await b.follow_cartesian_path(CartesianGoal([at(x, y, z + 0.1)], cap))
         lift = (await b.gripper_state()).slip_m or 0.0

@@ -43,7 +43,7 @@ async def pick(b: object) -> None:
     box = (await b.object_pose('box', 'panda_link0')).position
     await b.move_to_pose(PoseGoal(down(box[0], box[1], 0.15), limits()))
     await b.follow_cartesian_path(CartesianGoal([down(*box)], limits(0.3, cart=0.1)))
-    grip = await b.grasp(GraspGoal(15.0))
+    grip = await b.grasp(GraspGoal(force_n=15.0, speed_mps=0.05, timeout_s=10.0))
     assert grip.object_held, grip.message
     await b.follow_cartesian_path(CartesianGoal([down(box[0], box[1], 0.15)], limits()))
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, GripperState, GripResult,
-                                          GripStatus, Image, JointStates, MotionResult,
-                                          MotionStatus, Pose, WrenchSamples)
+from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, GraspGoal, GripperState,
+                                          GripResult, GripStatus, Image, JointStates,
+                                          MotionResult, MotionStatus, Pose, ReleaseGoal,
+                                          WrenchSamples)
 
 ARM = tuple(f'panda_joint{i}' for i in range(1, 8))
 
@@ -141,3 +142,13 @@ class RecordingBackend:
     async def send_action_goal(self, binding: Any, goal: Any, progress: Any = None) -> dict:
         self.calls.append(('send_action_goal', goal))
         return {'status': 'SUCCEEDED', 'result': {}}
+
+
+def grasp_goal(force_n: float, speed_mps: float = 0.05) -> GraspGoal:
+    """Return a grasp goal at the shipped ``standard`` strategy's speed and timeout."""
+    return GraspGoal(force_n=force_n, speed_mps=speed_mps, timeout_s=10.0)
+
+
+def release_goal(width_m: float) -> ReleaseGoal:
+    """Return a release goal at the shipped release binding's speed and timeout."""
+    return ReleaseGoal(width_m=width_m, speed_mps=0.05, timeout_s=10.0)

@@ -196,9 +196,9 @@ class GraspGoal:
     """Close the gripper until contact and regulate the grip force."""
 
     force_n: float
+    speed_mps: float  # the tool's grasp strategy (tools.yaml binding)
+    timeout_s: float
     width_m: float | None = None
-    speed_mps: float = 0.05
-    timeout_s: float = 10.0
 
 
 @dataclass(frozen=True)
@@ -206,8 +206,8 @@ class ReleaseGoal:
     """Open the gripper to ``width_m`` (total finger gap)."""
 
     width_m: float
-    speed_mps: float = 0.05
-    timeout_s: float = 10.0
+    speed_mps: float  # the release tool's binding (tools.yaml)
+    timeout_s: float
 
 
 @dataclass(frozen=True)

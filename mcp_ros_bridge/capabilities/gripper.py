@@ -8,7 +8,7 @@ from mcp_ros_bridge.backends.port import (GraspGoal, GripperState, GripResult, G
                                           ReleaseGoal)
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTION, NUM, Outcome,
                                               output_schema, READ_ONLY, STR)
-from mcp_ros_bridge.catalog.bindings import GraspBinding
+from mcp_ros_bridge.catalog.bindings import GraspBinding, ReleaseBinding
 from mcp_ros_bridge.messages import t
 
 FORCE_SOURCE = {'enum': ['measured', 'commanded']}
@@ -55,7 +55,9 @@ async def run_grasp(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
 async def run_release(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Open the gripper."""
-    goal = ReleaseGoal(width_m=float(args['width_m']))
+    bound = ctx.bound(ReleaseBinding)
+    goal = ReleaseGoal(width_m=float(args['width_m']), speed_mps=bound.speed_mps,
+                       timeout_s=bound.timeout_s)
     r = await ctx.backend.release(goal, ctx.progress)
     s = _grip_dict(r)
     if r.status is GripStatus.OPEN:
@@ -92,7 +94,7 @@ KINDS = [
          binding='grasp'),
     Kind('release', run_release, GRIP_OUTPUT, frozenset({'width_m', 'idempotency_key'}),
          MOTION, motion=True,
-         returns='returns_release'),
+         returns='returns_release', binding='release'),
     Kind('gripper_state', run_gripper_state, STATE_OUTPUT, frozenset(), READ_ONLY,
          returns='returns_gripper_state'),
 ]

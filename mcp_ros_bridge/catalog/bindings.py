@@ -45,6 +45,14 @@ class GraspBinding:
 
 
 @dataclass(frozen=True)
+class ReleaseBinding:
+    """How fast the fingers open (m/s) and how long a release may take (s)."""
+
+    speed_mps: float
+    timeout_s: float
+
+
+@dataclass(frozen=True)
 class CameraBinding:
     """The camera an image is captured from."""
 
@@ -87,14 +95,14 @@ class ActionBinding:
     constants: Mapping[str, Any]
 
 
-Binding = (NoBinding | FrameBinding | PathBinding | GraspBinding | CameraBinding | TopicBinding
-           | ServiceBinding | ActionBinding)
+Binding = (NoBinding | FrameBinding | PathBinding | GraspBinding | ReleaseBinding | CameraBinding
+           | TopicBinding | ServiceBinding | ActionBinding)
 
 # Each form named in ``schemas.BINDING_SCHEMAS``, and the type it becomes.
 FORMS: dict[str, type[Binding]] = {
     'none': NoBinding, 'frame': FrameBinding, 'path': PathBinding, 'grasp': GraspBinding,
-    'camera': CameraBinding, 'ros_topic': TopicBinding, 'ros_service': ServiceBinding,
-    'ros_action': ActionBinding,
+    'release': ReleaseBinding, 'camera': CameraBinding, 'ros_topic': TopicBinding,
+    'ros_service': ServiceBinding, 'ros_action': ActionBinding,
 }
 
 

@@ -187,6 +187,10 @@ BINDING_SCHEMAS: dict[str, dict[str, Any]] = {
     'grasp': _obj({'strategies': {
         'type': 'object', 'minProperties': 1, 'additionalProperties': _POS,
         'default': {'standard': 0.05, 'gentle': 0.01}}}, []),
+    'release': _obj({
+        'speed_mps': {'type': 'number', 'exclusiveMinimum': 0, 'maximum': 0.2, 'default': 0.05},
+        'timeout_s': {'type': 'number', 'exclusiveMinimum': 0, 'maximum': 60, 'default': 10.0}},
+        []),
     'camera': _obj({'camera': {'type': 'string', 'minLength': 1, 'default': 'scene'}}, []),
     'ros_topic': _interface('topic', 'msg', {
         'qos': _choice(Qos, 'reliable'),

@@ -11,8 +11,9 @@ import math
 import threading
 
 import anyio
+from doubles import grasp_goal
 from fake_moveit import points_of
-from mcp_ros_bridge.backends.port import BackendError, GraspGoal, JointGoal, PoseGoal
+from mcp_ros_bridge.backends.port import BackendError, JointGoal, PoseGoal
 from mcp_ros_bridge.capabilities.base import CallContext
 from mcp_ros_bridge.capabilities.motion import run_move_to_joints
 from mcp_ros_bridge.catalog.robot import RobotConfig
@@ -103,7 +104,7 @@ class FakeGripperController:
 async def test_grasp_reports_commanded_effort_and_detects_small_objects(rig, width_m, held):
     backend, _, pub, peer = rig
     fake = FakeGripperController(peer, backend.config.ros.actions['gripper'], pub, width_m)
-    grip = await backend.grasp(GraspGoal(force_n=20.0))
+    grip = await backend.grasp(grasp_goal(20.0))
     assert grip.object_held is held
     assert grip.status == ('HOLDING' if held else 'EMPTY')
     assert grip.width_m == pytest.approx(width_m, abs=1e-3)
@@ -115,7 +116,7 @@ async def test_gentle_grasp_is_refused_on_gripper_command(rig):
     backend, _, pub, peer = rig
     fake = FakeGripperController(peer, backend.config.ros.actions['gripper'], pub, 0.03)
     with pytest.raises(BackendError, match='UNSUPPORTED') as err:
-        await backend.grasp(GraspGoal(force_n=20.0, speed_mps=0.01))
+        await backend.grasp(grasp_goal(20.0, 0.01))
     assert 'parallel_gripper_command' in err.value.advice and fake.goals == []
 
 
@@ -134,12 +135,12 @@ async def test_gripper_state_and_regrasp_from_finger_joint_states(rig):
     backend, _, pub, peer = rig
     fake = FakeGripperController(peer, backend.config.ros.actions['gripper'], pub, 0.04)
     assert (await _gap_reads(backend, 0.04)).status == 'OPEN'  # the rig's fingers: 2 x 0.02
-    assert (await backend.grasp(GraspGoal(force_n=10.0))).status == 'HOLDING'
+    assert (await backend.grasp(grasp_goal(10.0))).status == 'HOLDING'
     held = await backend.gripper_state()
     assert held.status == 'HOLDING' and held.slip_m == pytest.approx(0.0, abs=2e-4)
     assert (held.force_n, held.force_source, held.slip_method) == (10.0, 'commanded',
                                                                    'finger_gap')
-    again = await backend.grasp(GraspGoal(force_n=25.0))
+    again = await backend.grasp(grasp_goal(25.0))
     assert again.status == 'HOLDING' and again.force_n == 25.0
     assert [(g.position, g.max_effort) for g in fake.goals] == [(0.0, 10.0), (0.0, 25.0)]
     assert (await backend.gripper_state()).force_n == 25.0
@@ -154,7 +155,7 @@ async def test_object_lost_during_a_motion_is_reported_in_its_result(rig):
     """The fingers close while the arm moves: the motion result says the object was lost."""
     backend, fake, pub, peer = rig
     FakeGripperController(peer, backend.config.ros.actions['gripper'], pub, 0.05)
-    assert (await backend.grasp(GraspGoal(force_n=15.0))).status == 'HOLDING'
+    assert (await backend.grasp(grasp_goal(15.0))).status == 'HOLDING'
     run = fake.arm.run
 
     def run_and_drop(points, should_stop):
@@ -177,7 +178,7 @@ async def test_gripper_state_reports_measured_finger_efforts():
     async with moveit_rig.rigged(gripper_force_source='joint_effort') as (backend, _, pub, peer):
         FakeGripperController(peer, backend.config.ros.actions['gripper'], pub, 0.04)
         pub.joint_msg.effort = [0.0] * 7 + [6.0, -6.5]  # the fingers push against each other
-        grip = await backend.grasp(GraspGoal(force_n=15.0))
+        grip = await backend.grasp(grasp_goal(15.0))
         state = await backend.gripper_state()
     assert grip.status == 'HOLDING' and (grip.force_n, grip.force_source) == (12.5, 'measured')
     assert state.status == 'HOLDING' and (state.force_n, state.force_source) == (12.5, 'measured')

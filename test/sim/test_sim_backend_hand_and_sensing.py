@@ -3,8 +3,8 @@
 import struct
 import zlib
 
-from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, GraspGoal, PoseGoal,
-                                          ReleaseGoal)
+from doubles import grasp_goal, release_goal
+from mcp_ros_bridge.backends.port import BackendError, CartesianGoal, PoseGoal
 import numpy as np
 import pytest
 from sim_support import down, limits, running
@@ -59,7 +59,7 @@ async def test_grasp_lifts_the_box_holds_it_2s_at_the_requested_force():
         descent = await b.follow_cartesian_path(CartesianGoal(
             [down(box[0], box[1], box[2])], limits(0.3, cart=0.1)))
         assert descent.succeeded, descent.message
-        grip = await b.grasp(GraspGoal(force_n=15.0))
+        grip = await b.grasp(grasp_goal(15.0))
         assert grip.status == 'HOLDING' and grip.object_held, grip.message
         assert grip.force_n == pytest.approx(15.0, rel=0.1)
         assert grip.width_m == pytest.approx(0.05, abs=0.004)
@@ -78,7 +78,7 @@ async def test_grasp_lifts_the_box_holds_it_2s_at_the_requested_force():
         place = await b.follow_cartesian_path(CartesianGoal(
             [down(*target, box[2] + 0.003)], limits(0.3, cart=0.1)))
         assert place.succeeded, place.message
-        released = await b.release(ReleaseGoal(width_m=0.08))
+        released = await b.release(release_goal(0.08))
         assert released.status == 'OPEN' and not released.object_held
         await b.advance(1.0)
         placed = (await b.object_pose('box', 'panda_link0')).position
@@ -89,7 +89,7 @@ async def test_grasp_lifts_the_box_holds_it_2s_at_the_requested_force():
 async def test_grasp_of_empty_air_reports_no_object():
     """Closing on nothing ends fully closed, with no object and a clear message."""
     async with running() as b:
-        grip = await b.grasp(GraspGoal(force_n=10.0, speed_mps=0.1))
+        grip = await b.grasp(grasp_goal(10.0, 0.1))
         assert not grip.succeeded and not grip.object_held
         assert grip.width_m < 0.002
         assert 'No object' in grip.message

@@ -5,7 +5,7 @@ import re
 import subprocess
 import sys
 
-from mcp_ros_bridge.backends.port import ReleaseGoal
+from doubles import release_goal
 from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.loader import ConfigError, load_catalog
 from mcp_ros_bridge.safety.envelope import EnvelopedBackend, LimitError
@@ -70,10 +70,10 @@ async def test_release_width_is_checked_at_the_envelope():
     backend = RecordingBackend()
     env = EnvelopedBackend(backend, robot)
     with pytest.raises(LimitError) as err:
-        await env.release(ReleaseGoal(width_m=0.2))
+        await env.release(release_goal(0.2))
     assert err.value.details['limit'] == 'gripper_width'
     assert backend.motion_calls == []
-    await env.release(ReleaseGoal(width_m=0.05))
+    await env.release(release_goal(0.05))
     assert [c[0] for c in backend.motion_calls] == ['release']
 
 

@@ -7,9 +7,9 @@ from dataclasses import replace
 import math
 from typing import Any
 
-from doubles import RecordingBackend
+from doubles import grasp_goal, RecordingBackend
 from hypothesis import given, HealthCheck, settings, strategies as st
-from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, GraspGoal, JointGoal,
+from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal,
                                           MotionLimits, Pose, PoseGoal)
 from mcp_ros_bridge.capabilities.motion import motion_outcome
 from mcp_ros_bridge.catalog.loader import load_robot
@@ -107,7 +107,7 @@ def test_grip_force_rejection(force: float) -> None:
     """Grip force outside the gripper's range is refused."""
     backend = RecordingBackend()
     with pytest.raises(LimitError) as info:
-        run(EnvelopedBackend(backend, ROBOT).grasp(GraspGoal(force_n=force)))
+        run(EnvelopedBackend(backend, ROBOT).grasp(grasp_goal(force)))
     assert info.value.details['limit'] == 'gripper_force'
     assert info.value.details['allowed'] == '[5.0, 30.0]'
     assert backend.motion_calls == []
@@ -135,7 +135,7 @@ def test_clamp_policy_adjusts_and_reports() -> None:
     # ... and reported in the tool's structured result.
     outcome = motion_outcome('Move to pose', result, goal.limits)
     assert outcome.structured['adjustments'] == notes
-    grip = run(env.grasp(GraspGoal(force_n=45.0)))
+    grip = run(env.grasp(grasp_goal(45.0)))
     assert backend.calls[-1][1].force_n == 30.0
     assert grip.details['adjustments'] == ['gripper_force clamped from 45.0 to 30.0']
 
@@ -190,12 +190,12 @@ def test_stale_ft_data_refuses_grasp() -> None:
     backend = RecordingBackend()
     backend.wrench_age = ROBOT.limits.sensor_max_age_s + 0.01
     with pytest.raises(BackendError) as info:
-        run(EnvelopedBackend(backend, ROBOT).grasp(GraspGoal(force_n=15.0)))
+        run(EnvelopedBackend(backend, ROBOT).grasp(grasp_goal(15.0)))
     assert info.value.code == 'SENSOR_STALE'
     assert '0.510 s old' in info.value.message
     assert backend.motion_calls == []
     backend.wrench_age = 0.001
-    run(EnvelopedBackend(backend, ROBOT).grasp(GraspGoal(force_n=15.0)))
+    run(EnvelopedBackend(backend, ROBOT).grasp(grasp_goal(15.0)))
     assert [c[0] for c in backend.motion_calls] == ['grasp']
 
 
