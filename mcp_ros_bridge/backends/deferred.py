@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, BackendInfo, RobotBackend
+from mcp_ros_bridge.messages import t
 
 
 class DeferredBackend:
@@ -59,8 +60,9 @@ class DeferredBackend:
     async def _ready(self) -> RobotBackend:
         await self._event().wait()
         if self._backend is None:
-            raise BackendError('UNAVAILABLE', f'the {self.info.name} backend did not start: '
-                               f'{self._failure!r}', advice='see the server log')
+            raise BackendError('UNAVAILABLE', t('backend_not_started', name=self.info.name,
+                                                failure=self._failure),
+                               advice=t('backend_not_started_fix'))
         return self._backend
 
     async def close(self) -> None:

@@ -7,7 +7,7 @@ call pipeline sets it once per call from the server's one ``lang`` setting
 units and JSON are passed as values, so they read the same in every language.
 
 To add a text: one entry ``'area_what': ('English {value}', '中文 {value}')`` in
-the table of its area (``contract``, ``grip``, ``refusals``, ``results``), with the same
+the table of its area (``contract``, ``ros``, ...), with the same
 placeholders in both languages (a unit test checks this), then ``t('area_what',
 value=...)`` where the English string was.
 """
@@ -19,11 +19,12 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from mcp_ros_bridge.messages import contract, grip, moveit, refusals, results, sensing
+from mcp_ros_bridge.messages import (contract, grip, moveit, refusals, results, ros, ros_motion,
+                                     sensing)
 
 LANGS = ('en', 'zh')
-TABLES = (contract.TABLE, grip.TABLE, moveit.TABLE, refusals.TABLE, results.TABLE,
-          sensing.TABLE)
+TABLES = (contract.TABLE, grip.TABLE, moveit.TABLE, refusals.TABLE, results.TABLE, ros.TABLE,
+          ros_motion.TABLE, sensing.TABLE)
 MESSAGES: dict[str, tuple[str, str]] = {k: v for table in TABLES for k, v in table.items()}
 _LANG: ContextVar[str] = ContextVar('mcp_ros_bridge_lang', default='en')
 

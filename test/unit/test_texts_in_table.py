@@ -7,12 +7,13 @@ from paths import REPO
 import pytest
 
 PACKAGE = Path(REPO) / 'mcp_ros_bridge'
-# Where results and errors are composed; the ROS backend's texts are not translated yet.
-AREAS = ('capabilities', 'safety', 'contract', 'server', 'backends/sim')
+# Where results and errors are composed.
+AREAS = ('capabilities', 'safety', 'contract', 'server', 'backends')
 # The argument that carries a text the model reads, per constructor.
 TEXT_ARGS = {'Outcome': (0, 'text'), 'error_result': (0, 'text'), 'Denied': (0, ''),
              'BackendError': (1, 'message'), 'KeyReuseError': (0, ''),
-             'KeysExhausted': (0, ''), 'FirstCallAbandoned': (0, '')}
+             'KeysExhausted': (0, ''), 'FirstCallAbandoned': (0, ''),
+             'MotionResult': (1, 'message'), 'GripResult': (1, 'message')}
 
 
 def _has_words(node: ast.AST) -> bool:

@@ -20,6 +20,7 @@ from action_msgs.msg import GoalStatus
 import anyio
 from mcp_ros_bridge.backends.port import BackendError, ProgressFn
 from mcp_ros_bridge.backends.ros.runtime import bridge_future, call_soon, RosRuntime
+from mcp_ros_bridge.messages import t
 from rclpy.action.client import ActionClient
 
 STATUS_NAMES = {GoalStatus.STATUS_SUCCEEDED: 'SUCCEEDED', GoalStatus.STATUS_CANCELED: 'CANCELED',
@@ -98,8 +99,9 @@ async def wait_until_ready(is_ready: Callable[[], bool], what: str, timeout_s: f
     deadline = time.monotonic() + timeout_s
     while not is_ready():
         if time.monotonic() >= deadline:
-            raise BackendError('UNAVAILABLE', f'{what} is not available after {timeout_s:.1f} s',
-                               advice=f'check that the node serving {what} is running',
+            raise BackendError('UNAVAILABLE',
+                               t('ros_not_available', what=what, timeout_s=timeout_s),
+                               advice=t('ros_not_available_fix', what=what),
                                details={'name': what})
         await asyncio.sleep(0.02)
 
@@ -173,8 +175,8 @@ class GoalRunner:
                                      interrupted=first == 'interrupt')
             handle = send.result()
             if not handle.accepted:
-                raise BackendError('REJECTED', f'action {name} rejected the goal',
-                                   advice='check the goal values and the server state')
+                raise BackendError('REJECTED', t('ros_goal_rejected', name=name),
+                                   advice=t('ros_goal_rejected_fix'))
             return await self._follow(handle, name, deadline, interrupt, stops_before,
                                       counter, start)
         finally:
@@ -265,7 +267,7 @@ async def call_service(client: Any, request: Any, *, name: str, timeout_s: float
         raise
     if how != 'done':
         client.remove_pending_request(future)
-        raise BackendError('TIMED_OUT', f'service {name} did not answer within {timeout_s:.1f} s',
-                           advice='check the service node; retry later',
+        raise BackendError('TIMED_OUT', t('ros_service_timeout', name=name, timeout_s=timeout_s),
+                           advice=t('ros_service_timeout_fix'),
                            details={'name': name, 'timeout_s': timeout_s})
     return future.result()

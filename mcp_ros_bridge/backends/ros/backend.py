@@ -23,6 +23,7 @@ from mcp_ros_bridge.backends.ros import verify
 from mcp_ros_bridge.backends.ros.node_args import node_identity
 from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
 from mcp_ros_bridge.catalog.robot import RobotConfig
+from mcp_ros_bridge.messages import t
 
 if TYPE_CHECKING:  # rclpy-importing modules, loaded only when the backend starts
     from mcp_ros_bridge.backends.ros.parts import RosParts
@@ -52,7 +53,7 @@ class RosBackend:
     def parts(self) -> RosParts:
         """Return the started parts; UNAVAILABLE before start and after close."""
         if self._started is None:
-            raise BackendError('UNAVAILABLE', 'the ROS backend is not started')
+            raise BackendError('UNAVAILABLE', t('ros_backend_not_started'))
         return self._started
 
     @property
@@ -202,8 +203,7 @@ class RosBackend:
         goal stops too), then waits until every arm joint is still.
         """
         if self._started is None:
-            return MotionResult(MotionStatus.IDLE,
-                                'the ROS backend is not running; nothing to stop')
+            return MotionResult(MotionStatus.IDLE, t('ros_stop_not_running'))
         halt = self.parts.halt
         halt.send()
         count = await self.parts.runner.cancel_all()
@@ -211,14 +211,13 @@ class RosBackend:
         details = {'cancelled_goals': count, 'waited_s': round(waited, 3)}
         if not still:
             return MotionResult(MotionStatus.FAILED,
-                                f'stop sent on {halt.topic} and {count} goal(s) cancelled, but '
-                                f'the arm is not confirmed still after {waited:.1f} s: {why}',
+                                t('ros_stop_unconfirmed', topic=halt.topic, count=count,
+                                  waited=waited, why=why),
                                 details={**details, 'code': 'STOP_UNCONFIRMED',
-                                         'advice': 'use the emergency stop of the robot; '
-                                                   'check get_joint_states'})
-        what = f'cancelled {count} running goal(s)' if count else 'no motion was running'
+                                         'advice': t('ros_stop_unconfirmed_fix')})
+        what = t('ros_stop_cancelled', count=count) if count else t('ros_stop_nothing_running')
         return MotionResult(MotionStatus.STOPPED if count else MotionStatus.IDLE,
-                            f'{what}; joint states confirm the arm is still', details=details)
+                            t('ros_stop_confirmed', what=what), details=details)
 
     async def grasp(self, goal: GraspGoal, progress: ProgressFn | None = None) -> GripResult:
         """Close the gripper with a force limit."""
@@ -235,8 +234,7 @@ class RosBackend:
 
     async def capture_image(self, camera: str, width: int, height: int) -> Image:
         """Cameras are served through declared topic bindings on ROS; not here."""
-        raise BackendError('UNSUPPORTED', 'the ROS backend has no built-in camera capture',
-                           advice='declare a topic binding for the camera topic instead')
+        raise BackendError('UNSUPPORTED', t('ros_no_camera'), advice=t('ros_no_camera_fix'))
 
     async def object_pose(self, name: str, frame: str) -> Pose:
         """Return the newest pose of ``name`` from its ``ros.object_pose_topics`` topic."""

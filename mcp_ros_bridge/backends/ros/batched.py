@@ -16,6 +16,7 @@ messages (50 at 1 kHz covers 50 ms) or the oldest are dropped by DDS.
 from __future__ import annotations
 
 from collections.abc import Callable
+import contextvars
 import struct
 import threading
 import time
@@ -65,7 +66,9 @@ class SensorDrain:
     def start(self) -> None:
         """Start the draining thread."""
         self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name='ros-sensor-drain', daemon=True)
+        # In the starter's context: texts made in callbacks use the served language.
+        self._thread = threading.Thread(target=contextvars.copy_context().run, args=(self._run,),
+                                        name='ros-sensor-drain', daemon=True)
         self._thread.start()
 
     def _run(self) -> None:

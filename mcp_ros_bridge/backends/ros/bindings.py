@@ -20,6 +20,7 @@ from mcp_ros_bridge.backends.ros.messages import build_message, import_interface
 from mcp_ros_bridge.backends.ros.runtime import call_soon, qos_from_name, RosRuntime
 from mcp_ros_bridge.backends.ros.sensors import stamp_s
 from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
+from mcp_ros_bridge.messages import t
 
 
 def _fill(cls: Any, data: Mapping[str, Any], what: str) -> Any:
@@ -27,7 +28,7 @@ def _fill(cls: Any, data: Mapping[str, Any], what: str) -> Any:
         return build_message(cls, data)
     except ValueError as exc:
         raise BackendError('INVALID_GOAL', f'{what}: {exc}',
-                           advice='send values matching the declared interface') from exc
+                           advice=t('ros_fill_fix')) from exc
 
 
 class _TopicCache:
@@ -65,7 +66,8 @@ class DeclaredBindings:
                 self._runtime.sensor_node.create_subscription(
                     cls, topic, cache.on_message, qos_from_name(binding.qos))
             except Exception as exc:  # rclpy raises several name errors
-                raise BackendError('INVALID_GOAL', f'cannot subscribe to {topic}: {exc}') from exc
+                raise BackendError('INVALID_GOAL',
+                                   t('ros_cannot_subscribe', topic=topic, exc=exc)) from exc
             self._topics[key] = cache
         cache = self._topics[key]
         wait_s = binding.wait_s
@@ -74,8 +76,9 @@ class DeclaredBindings:
             await asyncio.wait({waiter}, timeout=wait_s)
             waiter.cancel()
             if cache.latest is None:
-                raise BackendError('SENSOR_STALE', f'no message on {topic} within {wait_s} s',
-                                   advice=f'check that a node publishes {topic}',
+                raise BackendError('SENSOR_STALE',
+                                   t('ros_no_message_within', topic=topic, wait_s=wait_s),
+                                   advice=t('ros_publish_fix', topic=topic),
                                    details={'topic': topic, 'age_s': None})
         msg, received = cache.latest
         age = time.monotonic() - received
@@ -83,8 +86,8 @@ class DeclaredBindings:
             age = max(age, self._runtime.now_s() - stamp_s(msg.header))
         max_age = binding.max_age_s
         if max_age is not None and age > max_age:
-            raise BackendError('SENSOR_STALE', f'the newest message on {topic} is {age:.3f} s '
-                               f'old (max {max_age:.3f} s)',
+            raise BackendError('SENSOR_STALE', t('ros_message_stale', topic=topic, age=age,
+                                                 max_age=max_age),
                                details={'topic': topic, 'age_s': round(age, 4)})
         return {'topic': topic, 'type': type_name, 'age_s': round(age, 6),
                 'message': message_to_dict(msg)}

@@ -24,6 +24,7 @@ from mcp_ros_bridge.backends.ros.goals import (
     pose_dict,
 )
 from mcp_ros_bridge.catalog.robot import RobotConfig
+from mcp_ros_bridge.messages import t
 
 
 def build_cartesian_path_request(config: RobotConfig, goal: CartesianGoal,
@@ -32,15 +33,15 @@ def build_cartesian_path_request(config: RobotConfig, goal: CartesianGoal,
     check_distro(distro)
     vel, acc = check_scaling(config, goal.limits)
     if not goal.waypoints:
-        raise BackendError('INVALID_GOAL', 'a Cartesian path needs at least one waypoint')
+        raise BackendError('INVALID_GOAL', t('path_no_waypoints'))
     frames = {p.frame_id or config.base_frame for p in goal.waypoints}
     if len(frames) != 1:
-        raise BackendError('INVALID_GOAL', f'waypoints use several frames: {sorted(frames)}',
-                           advice='express every waypoint in the same frame')
+        raise BackendError('INVALID_GOAL', t('path_several_frames', frames=sorted(frames)),
+                           advice=t('path_several_frames_fix'))
     for pose in goal.waypoints:
         check_pose(config, pose)
     if not (0.0 < goal.max_step_m <= 0.05):
-        raise BackendError('INVALID_GOAL', f'max_step_m={goal.max_step_m} is outside (0, 0.05]')
+        raise BackendError('INVALID_GOAL', t('path_step_outside', step=goal.max_step_m))
     link = tcp.moveit_link(config, goal.link)
     request = {
         'header': header(frames.pop()),

@@ -12,17 +12,9 @@ tells the two apart; a sample age of 1.8e9 s is a clock mix-up, not a dead drive
 from __future__ import annotations
 
 from mcp_ros_bridge.backends.port import BackendError
+from mcp_ros_bridge.messages import t
 
 WALL_CLOCK_MIN_S = 1e9
-FIX_SIM = ('start the bridge with use_sim_time true: `ros2 launch mcp_ros_bridge '
-           'bridge.launch.py use_sim_time:=true`, `mcp-ros-bridge serve --backend ros '
-           '--use-sim-time`, or `--ros-args -p use_sim_time:=true`')
-FIX_WALL = ('either give the publisher use_sim_time:=true too (controller_manager, '
-            'robot_state_publisher, the sensor driver) or start the bridge without '
-            'use_sim_time when no simulator runs')
-NO_CLOCK = ('start the simulator and bridge its clock to ROS, e.g. `ros2 run ros_gz_bridge '
-            'parameter_bridge /clock@rosgraph_msgs/msg/Clock[gz.msgs.Clock`; without a '
-            'simulator, run the bridge without use_sim_time')
 
 
 def is_wall_time(t_s: float) -> bool:
@@ -37,17 +29,15 @@ def check_stamp(topic: str, stamp_s: float, now_s: float) -> None:
     details = {'topic': topic, 'stamp_s': round(stamp_s, 3), 'node_time_s': round(now_s, 3)}
     if is_wall_time(now_s):
         raise BackendError(
-            'CLOCK_MISMATCH', f'{topic} is stamped with simulation time ({stamp_s:.3f} s) '
-            f'but this node uses the wall clock (use_sim_time is false), so every sample '
-            f'looks {now_s - stamp_s:.0f} s old', advice=FIX_SIM, details=details)
+            'CLOCK_MISMATCH', t('clock_sim_stamps', topic=topic, stamp_s=stamp_s,
+                                age_s=now_s - stamp_s),
+            advice=t('clock_fix_sim'), details=details)
     raise BackendError(
-        'CLOCK_MISMATCH', f'{topic} is stamped with wall-clock time ({stamp_s:.3f} s since '
-        f'1970) but this node uses simulation time from /clock ({now_s:.3f} s, '
-        f'use_sim_time is true)', advice=FIX_WALL, details=details)
+        'CLOCK_MISMATCH', t('clock_wall_stamps', topic=topic, stamp_s=stamp_s, now_s=now_s),
+        advice=t('clock_fix_wall'), details=details)
 
 
 def no_clock_error() -> BackendError:
     """Return the error for use_sim_time true before any /clock message arrived."""
-    return BackendError('CLOCK_MISMATCH', 'use_sim_time is true but no message has arrived '
-                        'on /clock yet, so sample ages cannot be computed', advice=NO_CLOCK,
+    return BackendError('CLOCK_MISMATCH', t('clock_none'), advice=t('clock_fix_none'),
                         details={'topic': '/clock', 'node_time_s': 0.0})

@@ -22,6 +22,7 @@ from mcp_ros_bridge.backends.port import (
 )
 from mcp_ros_bridge.backends.ros import tcp
 from mcp_ros_bridge.catalog.robot import RobotConfig
+from mcp_ros_bridge.messages import t
 
 DISTROS = ('humble', 'jazzy')
 SPHERE = 2  # shape_msgs/SolidPrimitive.SPHERE
@@ -54,8 +55,8 @@ def check_scaling(config: RobotConfig, limits: MotionLimits) -> tuple[float, flo
     for name, value, cap in pairs:
         if not (isinstance(value, (int, float)) and math.isfinite(value) and 0.0 < value <= cap):
             raise BackendError(
-                'INVALID_GOAL', f'{name}={value!r} is outside (0, {cap}]',
-                advice=f'send {name} greater than 0 and at most {cap}',
+                'INVALID_GOAL', t('goal_scaling_outside', name=name, value=value, cap=cap),
+                advice=t('goal_scaling_fix', name=name, cap=cap),
                 details={'limit': name, 'value': value, 'max': cap})
     return float(limits.velocity_scaling), float(limits.acceleration_scaling)
 
@@ -77,15 +78,15 @@ def check_pose(config: RobotConfig, pose: Pose) -> None:
     """Refuse non-finite poses and positions outside the workspace box."""
     values = tuple(pose.position) + tuple(pose.orientation)
     if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in values):
-        raise BackendError('INVALID_GOAL', f'pose has non-finite values: {values}')
+        raise BackendError('INVALID_GOAL', t('goal_not_finite', values=values))
     if abs(math.sqrt(sum(v * v for v in pose.orientation)) - 1.0) > 1e-3:
-        raise BackendError('INVALID_GOAL', 'orientation is not a unit quaternion (w, x, y, z)')
+        raise BackendError('INVALID_GOAL', t('goal_not_unit'))
     ws = config.limits.workspace
     if pose.frame_id in (ws.frame, '') and not ws.contains(tuple(pose.position)):
         raise BackendError(
-            'INVALID_GOAL', f'position {tuple(pose.position)} is outside the workspace box '
-            f'{ws.lo}..{ws.hi} in {ws.frame}',
-            advice='choose a target inside the workspace box',
+            'INVALID_GOAL', t('goal_outside_workspace', position=tuple(pose.position), lo=ws.lo,
+                              hi=ws.hi, frame=ws.frame),
+            advice=t('goal_outside_workspace_fix'),
             details={'limit': 'workspace', 'min': list(ws.lo), 'max': list(ws.hi)})
 
 
@@ -104,7 +105,7 @@ def pose_constraints(config: RobotConfig, goal: PoseGoal) -> dict[str, Any]:
     link = tcp.moveit_link(config, goal.link)
     tol_p, tol_o = float(goal.position_tolerance_m), float(goal.orientation_tolerance_rad)
     if not (tol_p > 0.0 and tol_o > 0.0):
-        raise BackendError('INVALID_GOAL', 'tolerances must be greater than 0')
+        raise BackendError('INVALID_GOAL', t('goal_tolerances'))
     target = pose_dict(tcp.to_parent(config, goal.link, goal.target))
     region = {'primitives': [{'type': SPHERE, 'dimensions': [tol_p]}],
               'primitive_poses': [{'position': target['position'],
@@ -124,8 +125,8 @@ def joint_constraints(config: RobotConfig, goal: JointGoal) -> dict[str, Any]:
     """Return moveit_msgs/Constraints holding one JointConstraint per commanded joint."""
     unknown = sorted(set(goal.positions) - set(config.arm_joints))
     if unknown or not goal.positions:
-        raise BackendError('INVALID_GOAL', f'unknown or missing joints: {unknown}',
-                           advice=f'use joint names from {list(config.arm_joints)}')
+        raise BackendError('INVALID_GOAL', t('goal_unknown_joints', unknown=unknown),
+                           advice=t('goal_unknown_joints_fix', names=list(config.arm_joints)))
     tol = float(goal.tolerance_rad)
     constraints = []
     for name in config.arm_joints:
@@ -133,7 +134,7 @@ def joint_constraints(config: RobotConfig, goal: JointGoal) -> dict[str, Any]:
             continue
         value = goal.positions[name]
         if not math.isfinite(value):
-            raise BackendError('INVALID_GOAL', f'{name} position {value!r} is not finite')
+            raise BackendError('INVALID_GOAL', t('goal_joint_not_finite', name=name, value=value))
         constraints.append({'joint_name': name, 'position': float(value),
                             'tolerance_above': tol, 'tolerance_below': tol, 'weight': 1.0})
     return {'name': 'mcp_joint_goal', 'joint_constraints': constraints}
@@ -164,7 +165,7 @@ def build_motion_plan_request(config: RobotConfig, goal: PoseGoal | JointGoal,
     speed = goal.limits.max_cartesian_speed_mps
     if speed is not None:
         if not (math.isfinite(speed) and speed > 0.0):
-            raise BackendError('INVALID_GOAL', f'max Cartesian speed {speed!r} must be > 0')
+            raise BackendError('INVALID_GOAL', t('goal_speed_positive', speed=speed))
         request[cartesian_speed_link_field(distro)] = link
         request['max_cartesian_speed'] = float(speed)
     return request

@@ -33,6 +33,7 @@ from mcp_ros_bridge.backends.ros import gripper_goals
 from mcp_ros_bridge.backends.ros.actions import ActionOutcome, GoalRunner
 from mcp_ros_bridge.backends.ros.messages import build_message, import_interface, message_to_dict
 from mcp_ros_bridge.catalog.robot import RobotConfig
+from mcp_ros_bridge.messages import t
 
 WIDTH_TOLERANCE_M = 0.002
 STANDARD_SPEED_MPS = 0.05  # GraspGoal's default: what GripperCommand's controller does anyway
@@ -57,7 +58,7 @@ class GripperInterface:
         name = self.config.ros.actions['gripper']
         data = gripper_goals.build_gripper_goal(self.config, width_m, effort_n, speed_mps)
         if progress is not None:
-            await progress(0.1, f'gripper moving to {width_m * 1000:.0f} mm')
+            await progress(0.1, t('gripper_moving', mm=width_m * 1000))
         outcome = await self._runner.run(
             self._runner.client(action, name), build_message(action.Goal, data), name=name,
             timeout_s=timeout_s)
@@ -66,24 +67,23 @@ class GripperInterface:
 
     def _check_width(self, width_m: float) -> None:
         if not 0.0 <= width_m <= self.config.gripper_max_width_m:
-            raise BackendError('INVALID_GOAL', f'width {width_m} m is outside '
-                               f'[0, {self.config.gripper_max_width_m}] m')
+            raise BackendError('INVALID_GOAL', t('gripper_width_outside', width=width_m,
+                                                 max=self.config.gripper_max_width_m))
 
     def _check_speed(self, speed_mps: float) -> None:
         if (gripper_goals.interface(self.config) == 'gripper_command'
                 and abs(speed_mps - STANDARD_SPEED_MPS) > 1e-9):
             raise BackendError(
-                'UNSUPPORTED', f'a closing speed of {speed_mps * 1000:.0f} mm/s cannot be '
-                'commanded: control_msgs/GripperCommand has no speed field; nothing moved',
-                advice='use strategy "standard", or configure ros.gripper_interface: '
-                       'parallel_gripper_command for a gripper that takes a velocity',
+                'UNSUPPORTED', t('gripper_no_speed', mm_s=speed_mps * 1000),
+                advice=t('gripper_no_speed_fix'),
                 details={'speed_mps': speed_mps})
 
     async def grasp(self, goal: GraspGoal, progress: ProgressFn | None) -> GripResult:
         """Close until the fingers stop on an object or reach the target width."""
         lo, hi = self.config.gripper_min_force_n, self.config.gripper_max_force_n
         if not lo <= goal.force_n <= hi:
-            raise BackendError('INVALID_GOAL', f'force {goal.force_n} N is outside [{lo}, {hi}] N',
+            raise BackendError('INVALID_GOAL', t('gripper_force_outside', force=goal.force_n,
+                                                 lo=lo, hi=hi),
                                details={'limit': 'gripper_force', 'min': lo, 'max': hi})
         target = 0.0 if goal.width_m is None else goal.width_m
         self._check_width(target)
@@ -137,9 +137,9 @@ class GripperInterface:
         """Return the gripper state from the finger joint states; nothing moves."""
         fingers = await self._fingers()
         if fingers is None:
-            raise BackendError('UNAVAILABLE', 'the finger joints '
-                               f'{list(self.config.gripper_joints)} are not in the joint states',
-                               advice='check ros.topics.joint_states and joints.gripper')
+            raise BackendError('UNAVAILABLE', t('gripper_no_fingers',
+                                                joints=list(self.config.gripper_joints)),
+                               advice=t('gripper_no_fingers_fix'))
         hold = self._hold
         return gripper_goals.grip_state(
             hold, fingers[0], self._force(fingers[1], hold.effort_n if hold else 0.0))
@@ -149,7 +149,8 @@ class GripperInterface:
         took = outcome.duration_s
         if outcome.status in ('TIMED_OUT', 'CANCELED') or not result:
             status = GripStatus.TIMED_OUT if outcome.status == 'TIMED_OUT' else GripStatus.STOPPED
-            return GripResult(status, f'gripper goal {outcome.status.lower()}', width_m=0.0,
+            ended = t('gripper_goal_ended', status=outcome.status.lower())
+            return GripResult(status, ended, width_m=0.0,
                               force_n=0.0, object_held=False, duration_s=took)
         state = gripper_goals.read_gripper_result(self.config, result)
         measured = await self._measured()
@@ -158,18 +159,17 @@ class GripperInterface:
                          else (commanded_n, 'commanded'))
         held = grasp and width > target + gripper_goals.CLOSED_EPS_M
         reached = abs(width - target) <= WIDTH_TOLERANCE_M
-        said = f'{force:.1f} N' if source == 'measured' else \
-            f'a commanded effort of {force:.1f} N (no force measurement)'
+        said = f'{force:.1f} N' if source == 'measured' else t('gripper_commanded', force=force)
         if grasp:
             status = (GripStatus.HOLDING if held else
                       GripStatus.EMPTY if reached else GripStatus.FAILED)
-            message = (f'holding an object {width * 1000:.1f} mm wide with {said}' if held else
-                       'closed without stopping on an object' if reached else
-                       f'gripper {outcome.status.lower()} at {width * 1000:.1f} mm')
+            message = (t('ros_gripper_holding', mm=width * 1000, said=said) if held else
+                       t('gripper_closed_empty') if reached else
+                       t('gripper_ended_at', status=outcome.status.lower(), mm=width * 1000))
         else:
             status = GripStatus.OPEN if reached else GripStatus.FAILED
-            message = f'opened to {width * 1000:.1f} mm' if reached else \
-                f'gripper stopped at {width * 1000:.1f} mm (asked {target * 1000:.1f})'
+            message = t('gripper_opened', mm=width * 1000) if reached else \
+                t('gripper_stopped_at', mm=width * 1000, asked=target * 1000)
         self._hold = gripper_goals.Hold(width, commanded_n) if held else None
         return GripResult(status, message, width_m=width, force_n=force, object_held=held,
                           duration_s=took, force_source=source,

@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, JointStates
+from mcp_ros_bridge.messages import t
 
 STILL_RAD_S = 0.01     # every arm joint slower than this counts as still
 RESEND_S = 0.25        # send "stop" again while the arm keeps moving
@@ -61,7 +62,7 @@ class Halter:
         """
         start = last_send = time.monotonic()
         before: JointStates | None = None
-        why = 'no joint states'
+        why = t('halt_no_joint_states')
         while time.monotonic() - start < timeout_s:
             try:
                 now = await read()
@@ -74,7 +75,7 @@ class Halter:
                     speed = max_speed(before, now)
                     if speed < STILL_RAD_S:
                         return True, time.monotonic() - start, ''
-                    why = f'an arm joint still moves at {speed:.3f} rad/s'
+                    why = t('halt_still_moving', speed=speed)
                 if before is None or now.stamp > before.stamp:
                     before = now
             if time.monotonic() - last_send >= RESEND_S:

@@ -17,6 +17,7 @@ from re import compile as compile_re
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError
+from mcp_ros_bridge.messages import t
 
 _TYPE_RE = compile_re(r'^([A-Za-z][A-Za-z0-9_]*)/(?:(msg|srv|action)/)?([A-Z][A-Za-z0-9]*)$')
 
@@ -30,15 +31,14 @@ def import_interface(type_name: str, kind: str = 'msg') -> Any:
     """
     match = _TYPE_RE.match(type_name or '')
     if not match:
-        raise BackendError('INVALID_GOAL', f'{type_name!r} is not an interface type name',
-                           advice='use the form package/msg/Type, package/srv/Type '
-                                  'or package/action/Type')
+        raise BackendError('INVALID_GOAL', t('ros_not_a_type_name', type_name=type_name),
+                           advice=t('ros_not_a_type_name_fix'))
     package, sub, name = match.group(1), match.group(2) or kind, match.group(3)
     try:
         return getattr(import_module(f'{package}.{sub}'), name)
     except (ImportError, AttributeError) as exc:
-        raise BackendError('UNSUPPORTED', f'interface {package}/{sub}/{name} is not installed',
-                           advice=f'install the {package} package on the bridge machine',
+        raise BackendError('UNSUPPORTED', t('ros_not_installed', type=f'{package}/{sub}/{name}'),
+                           advice=t('ros_not_installed_fix', package=package),
                            details={'type': f'{package}/{sub}/{name}'}) from exc
 
 

@@ -23,6 +23,7 @@ from mcp_ros_bridge.backends.ros.guard import ForceGuard
 from mcp_ros_bridge.backends.ros.messages import (build_message, detect_distro, import_interface,
                                                   message_to_dict)
 from mcp_ros_bridge.catalog.robot import RobotConfig
+from mcp_ros_bridge.messages import t
 
 STATES = {'PLANNING': (0.1, 'planning'), 'MONITOR': (0.4, 'executing'),
           'LOOK': (0.2, 'looking around'), 'IDLE': (0.95, 'finishing')}
@@ -80,14 +81,14 @@ class MoveItInterface:
             timeout_s=goal.limits.timeout_s, describe=lambda fb: STATES.get(fb.state),
             progress=progress)
         if outcome.status == 'CANCELED':
-            return MotionResult(MotionStatus.STOPPED, 'stopped while planning; nothing moved',
+            return MotionResult(MotionStatus.STOPPED, t('moveit_stopped_planning'),
                                 duration_s=outcome.duration_s)
         if outcome.status == 'TIMED_OUT':
-            raise BackendError('TIMED_OUT', f'no plan within {outcome.duration_s:.1f} s; '
-                               'nothing moved', advice=error_codes.advice_for(-6, 'planning'))
+            raise BackendError('TIMED_OUT', t('moveit_no_plan_within', took=outcome.duration_s),
+                               advice=error_codes.advice_for(-6, 'planning'))
         code = outcome.result.error_code.val if outcome.result is not None else 99999
         if outcome.status != 'SUCCEEDED' or code != SUCCESS or outcome.result is None:
-            raise self._error(code, f'MoveIt {outcome.status.lower()} the goal while planning',
+            raise self._error(code, t('moveit_status_planning', status=outcome.status.lower()),
                               'planning')
         plan = message_to_dict(outcome.result.planned_trajectory)
         return await self._run_checked(plan, goal.limits, progress, stops)
@@ -99,8 +100,7 @@ class MoveItInterface:
         if not rows:
             if limits.path_check is not None:  # a plan-only preview reports the empty plan
                 limits.path_check([], [])
-            return MotionResult(MotionStatus.SUCCEEDED,
-                                'MoveIt planned no motion: the goal is met')
+            return MotionResult(MotionStatus.SUCCEEDED, t('moveit_goal_met'))
         plan_check.check_joint_limits(self.config, times, rows)
         poses = await self.tip_poses(rows)
         peak = plan_check.peak_tip_speed(poses, times)
@@ -113,7 +113,7 @@ class MoveItInterface:
             plan = cartesian.retime_trajectory(plan, factor)
             details['retimed_by'] = round(factor, 3)
         if self._runner.stop_count != stops:  # a stop arrived while planning or checking
-            return MotionResult(MotionStatus.STOPPED, 'stopped before execution; nothing moved')
+            return MotionResult(MotionStatus.STOPPED, t('moveit_stopped_before'))
         action = import_interface('moveit_msgs/action/ExecuteTrajectory', 'action')
         name = self.config.ros.actions['execute_trajectory']
         result = await self._execute(action, name,
@@ -129,19 +129,18 @@ class MoveItInterface:
         request = cartesian.build_cartesian_path_request(self.config, goal, distro)
         cls, client, name = self._service('cartesian_path', 'moveit_msgs/srv/GetCartesianPath')
         if progress is not None:
-            await progress(0.05, 'computing the Cartesian path')
+            await progress(0.05, t('moveit_computing_path'))
         response = await call_service(client, build_message(cls.Request, request), name=name,
                                       timeout_s=max(5.0, goal.limits.timeout_s / 4))
         code = response.error_code.val
         if code != SUCCESS and response.fraction <= 0.0:
-            raise self._error(code, 'compute_cartesian_path failed')
+            raise self._error(code, t('moveit_cartesian_failed'))
         if response.fraction < goal.min_fraction:
             return MotionResult(MotionStatus.PARTIAL,
-                                f'only {response.fraction:.0%} of the path is feasible '
-                                f'(minimum {goal.min_fraction:.0%}); nothing moved',
+                                t('moveit_partial', fraction=response.fraction,
+                                  minimum=goal.min_fraction),
                                 fraction=response.fraction,
-                                details={'advice': 'move obstacles, shorten the path or '
-                                                   'choose waypoints closer to the base'})
+                                details={'advice': t('moveit_partial_fix')})
         plan = message_to_dict(response.solution)
         if distro == 'humble':  # Humble's service returns a full-speed trajectory
             factor = cartesian.retime_factor(goal.limits.velocity_scaling,
@@ -172,7 +171,7 @@ class MoveItInterface:
         result = replace(result, peak_force_n=guard.peak_n if guard.peak_n > 0.0 else None,
                          details={**result.details, **halted})
         if progress is not None and result.succeeded:
-            await progress(1.0, 'motion finished')
+            await progress(1.0, t('moveit_finished'))
         return result
 
     async def _halt_when(self, event: asyncio.Event) -> dict[str, Any]:
@@ -185,26 +184,24 @@ class MoveItInterface:
         took = outcome.duration_s
         if guard.contact:
             return MotionResult(MotionStatus.CONTACT_ABORT,
-                                f'force {guard.peak_n:.1f} N exceeded the '
-                                f'{guard.limit_n:.1f} N limit; the goal was cancelled',
+                                t('moveit_force_abort', peak=guard.peak_n, limit=guard.limit_n),
                                 duration_s=took, peak_force_n=guard.peak_n,
                                 contact={'peak_force_n': guard.peak_n})
         if guard.stale:
             return MotionResult(MotionStatus.FAILED,
-                                'the wrench stream went stale during the motion; the goal '
-                                'was cancelled', duration_s=took,
+                                t('moveit_wrench_stale'), duration_s=took,
                                 details={'code': 'SENSOR_STALE'})
         if outcome.status == 'TIMED_OUT':
             return MotionResult(MotionStatus.TIMED_OUT,
-                                f'no result within {took:.1f} s; the goal was cancelled',
+                                t('moveit_no_result', took=took),
                                 duration_s=took)
         if outcome.status == 'CANCELED':
-            return MotionResult(MotionStatus.STOPPED, 'the motion was cancelled', duration_s=took)
+            return MotionResult(MotionStatus.STOPPED, t('moveit_cancelled'), duration_s=took)
         code = outcome.result.error_code.val if outcome.result is not None else 99999
         if outcome.status == 'SUCCEEDED' and code == SUCCESS:
-            return MotionResult(MotionStatus.SUCCEEDED, 'motion finished', duration_s=took)
+            return MotionResult(MotionStatus.SUCCEEDED, t('moveit_finished'), duration_s=took)
         if code == PREEMPTED:  # move_group halted the execution on a stop or cancel
-            return MotionResult(MotionStatus.STOPPED, 'the motion was stopped', duration_s=took)
+            return MotionResult(MotionStatus.STOPPED, t('moveit_stopped'), duration_s=took)
         advice = error_codes.advice_for(code, 'execution')
         return MotionResult(MotionStatus.FAILED, f'{error_codes.code_name(code)}: {advice}',
                             duration_s=took,
@@ -233,10 +230,8 @@ class MoveItInterface:
             if err.code != 'INVALID_LINK_NAME':
                 raise
             raise BackendError(
-                'INVALID_LINK_NAME', f'link {asked!r} is not in the robot description MoveIt '
-                'loaded; nothing was sent', advice='set frames.end_effector in robot.yaml to a '
-                'link of the robot, or ros.tcp: {parent_link, offset_xyz} for a tool point '
-                'that is not a link (panda_hand + [0, 0, 0.1034] for panda_hand_tcp)',
+                'INVALID_LINK_NAME', t('moveit_bad_link', link=asked),
+                advice=t('moveit_bad_link_fix'),
                 details={'link': asked}) from None
         self._known_links.add(asked)
 
@@ -258,7 +253,7 @@ class MoveItInterface:
                                       timeout_s=2.0)
         if response.error_code.val != SUCCESS or not response.pose_stamped:
             asked = tcp.moveit_link(self.config, link)
-            raise self._error(response.error_code.val, f'compute_fk for link {asked!r} failed')
+            raise self._error(response.error_code.val, t('moveit_fk_failed', link=asked))
         ps = response.pose_stamped[0]
         p, q = ps.pose.position, ps.pose.orientation
         return tcp.from_parent(self.config, link, Pose(
@@ -272,7 +267,7 @@ async def best_effort(coro: Any, timeout_s: float) -> tuple[Any, str]:
     await asyncio.wait({task}, timeout=timeout_s)
     if not task.done():
         task.cancel()
-        return None, f'no answer within {timeout_s} s'
+        return None, t('moveit_no_answer', timeout_s=timeout_s)
     if isinstance(task.exception(), BackendError):
         return None, str(task.exception())
     return task.result(), ''

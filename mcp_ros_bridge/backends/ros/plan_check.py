@@ -17,6 +17,7 @@ from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, Pose
 from mcp_ros_bridge.catalog.robot import RobotConfig
+from mcp_ros_bridge.messages import t
 
 SPEED_MARGIN = 1.02  # retime a little below the cap, not onto it
 
@@ -34,8 +35,8 @@ def samples(config: RobotConfig, trajectory: dict[str, Any]
     missing = [n for n in config.arm_joints if n not in names]
     points = jt.get('points', [])
     if missing and points:
-        raise BackendError('INVALID_MOTION_PLAN', f'the plan has no values for {missing}',
-                           advice='check moveit.group in robot.yaml: it must move the arm joints')
+        raise BackendError('INVALID_MOTION_PLAN', t('plan_missing_joints', missing=missing),
+                           advice=t('plan_missing_joints_fix'))
     index = [names.index(n) for n in config.arm_joints] if points else []
     times = [seconds(p.get('time_from_start', {})) for p in points]
     rows = [[float(p['positions'][i]) for i in index] for p in points]
@@ -50,10 +51,9 @@ def check_joint_limits(config: RobotConfig, times: Sequence[float],
         for name, q, (lo, hi) in zip(config.arm_joints, row, config.arm_position_limits):
             if not lo + margin <= q <= hi - margin:
                 raise BackendError(
-                    'LIMIT_EXCEEDED', f'the planned path puts {name} at {q:.4f} rad at '
-                    f't={times[k]:.3f} s (sample {k + 1} of {len(rows)}), outside '
-                    f'[{lo + margin:.4f}, {hi - margin:.4f}]; nothing moved',
-                    advice='choose a target that keeps the joints away from their limits',
+                    'LIMIT_EXCEEDED', t('plan_joint_limit', name=name, q=q, t=times[k], k=k + 1,
+                                        n=len(rows), lo=lo + margin, hi=hi - margin),
+                    advice=t('plan_joint_limit_fix'),
                     details={'limit': 'joint_limits', 'joint': name, 'value': q})
 
 

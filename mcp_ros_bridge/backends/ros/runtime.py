@@ -11,10 +11,12 @@ code never awaits an rclpy future directly and never blocks on ROS.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import threading
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError
+from mcp_ros_bridge.messages import t
 import rclpy
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.context import Context
@@ -88,7 +90,7 @@ class RosRuntime:
     def running_node(self) -> Node:
         """Return the node; raise UNAVAILABLE once it is shut down (or before start)."""
         if self.node is None:
-            raise BackendError('UNAVAILABLE', 'the ROS node is not running')
+            raise BackendError('UNAVAILABLE', t('ros_node_not_running'))
         return self.node
 
     def start(self) -> Node:
@@ -111,8 +113,10 @@ class RosRuntime:
             self.executor = SingleThreadedExecutor(context=self.context)
         self.executor.add_node(self.node)
         self._stop.clear()
-        self._thread = threading.Thread(target=spin, args=(self.executor, self._stop, self._steps),
-                                        name='ros-executor', daemon=True)
+        # In the starter's context: texts made in callbacks use the served language.
+        self._thread = threading.Thread(
+            target=contextvars.copy_context().run,
+            args=(spin, self.executor, self._stop, self._steps), name='ros-executor', daemon=True)
         self._thread.start()
         return self.node
 

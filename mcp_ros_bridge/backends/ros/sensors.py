@@ -28,6 +28,7 @@ from mcp_ros_bridge.backends.port import BackendError, JointStates, WrenchSample
 from mcp_ros_bridge.backends.ros.cdr import (joint_names, parse_bare_wrench, parse_joint_state,
                                              parse_wrench)
 from mcp_ros_bridge.backends.ros.clock import check_stamp
+from mcp_ros_bridge.messages import t
 
 Row = tuple[float, float, float, float, float, float]
 
@@ -51,16 +52,15 @@ def sample_age(now_s: float, stamp: float, received_mono: float, topic: str = ''
 def stale_error(topic: str, age_s: float, max_age_s: float) -> BackendError:
     """Return the SENSOR_STALE error naming the topic and the age."""
     return BackendError(
-        'SENSOR_STALE', f'the newest sample on {topic} is {age_s:.3f} s old '
-        f'(max {max_age_s:.3f} s)',
-        advice=f'check that the driver publishing {topic} is running; retry when it is',
+        'SENSOR_STALE', t('ros_sensor_stale', topic=topic, age_s=age_s, max_age_s=max_age_s),
+        advice=t('ros_sensor_stale_fix', topic=topic),
         details={'topic': topic, 'age_s': round(age_s, 4), 'max_age_s': max_age_s})
 
 
 def no_sample_error(topic: str) -> BackendError:
     """Return the SENSOR_STALE error for a topic that never published."""
-    return BackendError('SENSOR_STALE', f'no message received on {topic} yet',
-                        advice=f'check that a driver publishes {topic} and that QoS match',
+    return BackendError('SENSOR_STALE', t('sensor_none', topic=topic),
+                        advice=t('sensor_none_fix', topic=topic),
                         details={'topic': topic, 'age_s': None})
 
 
@@ -186,8 +186,9 @@ class JointStateCache:
                     values[name] = (float(pos[i]), float(v), float(e), stamp, age)
         missing = [n for n in required if n not in values]
         if missing:
-            raise BackendError('SENSOR_STALE', f'{self.topic} has no data for {missing}',
-                               advice='check the joint state publisher and robot.yaml names',
+            raise BackendError('SENSOR_STALE', t('sensor_joints_missing', topic=self.topic,
+                                                 missing=missing),
+                               advice=t('sensor_joints_missing_fix'),
                                details={'topic': self.topic, 'missing': missing})
         age = max((values[n][4] for n in required), default=0.0)
         if age > max_age_s:

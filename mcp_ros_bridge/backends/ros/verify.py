@@ -15,6 +15,7 @@ from dataclasses import replace
 import math
 
 from mcp_ros_bridge.backends.port import MotionResult, MotionStatus, Pose
+from mcp_ros_bridge.messages import t
 
 # What a controller may add to MoveIt's goal tolerance when it settles.
 POSITION_SLACK_M = 0.005
@@ -32,7 +33,7 @@ def angle_between(a: tuple[float, ...], b: tuple[float, ...]) -> float:
 
 def _fail(result: MotionResult, what: str, code: str = 'GOAL_NOT_REACHED') -> MotionResult:
     return replace(result, status=MotionStatus.FAILED,
-                   message=f'MoveIt reported success, but {what}',
+                   message=t('verify_but', what=what),
                    details={**result.details, 'code': code, 'advice': ADVICE})
 
 
@@ -48,9 +49,8 @@ def check_pose(result: MotionResult, target: Pose, position_tolerance_m: float,
     off = (error_m > position_tolerance_m + POSITION_SLACK_M
            or error_rad > orientation_tolerance_rad + ORIENTATION_SLACK_RAD)
     if result.succeeded and off:
-        return _fail(result, f'the tip is {error_m * 1000:.1f} mm and '
-                     f'{math.degrees(error_rad):.1f} deg from the target (measured from joint '
-                     'states)')
+        return _fail(result, t('verify_tip_off', mm=error_m * 1000,
+                               deg=math.degrees(error_rad)))
     return result
 
 
@@ -65,13 +65,12 @@ def check_joints(result: MotionResult, targets: Mapping[str, float],
     result = replace(result, details={**result.details,
                                       'max_joint_error_rad': round(errors[worst], 5)})
     if result.succeeded and errors[worst] > tolerance_rad + JOINT_SLACK_RAD:
-        return _fail(result, f'{worst} is {errors[worst]:.3f} rad from its target (measured '
-                     'from joint states)')
+        return _fail(result, t('verify_joint_off', joint=worst, error=errors[worst]))
     return result
 
 
 def unverified(result: MotionResult, why: str) -> MotionResult:
     """Return a success that could not be checked as FAILED: it is not known to be true."""
     if result.succeeded:
-        return _fail(result, f'the final state could not be read: {why}', 'UNVERIFIED')
+        return _fail(result, t('verify_unread', why=why), 'UNVERIFIED')
     return result
