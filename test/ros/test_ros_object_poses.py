@@ -200,6 +200,9 @@ async def test_object_poses_through_mcp_and_a_wrong_frame_refused(peer, tmp_path
                           CallSettings())
     try:
         await _first_pose(backend)
+        with pytest.raises(BackendError) as err:  # once the cylinder's pose arrived: its frame
+            await _first_pose(backend, 'cylinder')
+        assert err.value.code == 'FRAME_TRANSFORM_FAILURE'
         async with Client(bridge.server, mode=mode) as c:
             box = await c.call_tool('get_object_pose', {'object': 'box'})
             cylinder = await c.call_tool('get_object_pose', {'object': 'cylinder'})
