@@ -97,7 +97,7 @@ class DeclaredBindings:
         """Call the declared service with ``request``; return the response as a dict."""
         service, type_name = binding.service, binding.interface_type
         cls = import_interface(type_name, 'srv')
-        msg = _fill(cls.Request, request, f'request for {service}')
+        msg = _fill(cls.Request, request, t('fill_request_for', service=service))
         key = (service, type_name)
         if key not in self._services:
             self._services[key] = self._runtime.running_node.create_client(
@@ -113,7 +113,7 @@ class DeclaredBindings:
         """Send ``goal`` to the declared action; return status, result and feedback count."""
         action, type_name = binding.action, binding.interface_type
         cls = import_interface(type_name, 'action')
-        msg = _fill(cls.Goal, goal, f'goal for {action}')
+        msg = _fill(cls.Goal, goal, t('fill_goal_for', action=action))
         timeout_s = binding.timeout_s
         start = time.monotonic()
         count = [0]

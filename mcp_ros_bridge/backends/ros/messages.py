@@ -63,41 +63,43 @@ def _convert(slot: Any, value: Any, where: str) -> Any:
         if is_message(value):
             return value
         if not isinstance(value, Mapping):
-            raise ValueError(f'{where}: expected a mapping for {slot.name}, got {value!r}')
+            raise ValueError(t('fill_mapping', where=where, name=slot.name, value=value))
         return fill_message(_message_class(slot)(), value, where)
     if kind in ('Array', 'UnboundedSequence', 'BoundedSequence'):
         if isinstance(value, (str, Mapping)) or not isinstance(value, (Sequence, bytes)) \
                 and not hasattr(value, 'tolist'):
-            raise ValueError(f'{where}: expected a list, got {value!r}')
+            raise ValueError(t('fill_list', where=where, value=value))
         size = len(value)
         if kind == 'Array' and size != slot.size:
-            raise ValueError(f'{where}: expected exactly {slot.size} items, got {size}')
+            raise ValueError(t('fill_exact', where=where, size=slot.size, got=size))
         if kind == 'BoundedSequence' and size > slot.maximum_size:
-            raise ValueError(f'{where}: at most {slot.maximum_size} items, got {size}')
+            raise ValueError(t('fill_at_most', where=where, size=slot.maximum_size,
+                               got=size))
         return [_convert(slot.value_type, v, f'{where}[{i}]') for i, v in enumerate(value)]
     if kind in ('UnboundedString', 'BoundedString', 'UnboundedWString', 'BoundedWString'):
         if not isinstance(value, str):
-            raise ValueError(f'{where}: expected a string, got {value!r}')
+            raise ValueError(t('fill_string', where=where, value=value))
         return value
     typename = getattr(slot, 'typename', '')
     if typename == 'boolean':
         if not isinstance(value, bool):
-            raise ValueError(f'{where}: expected true or false, got {value!r}')
+            raise ValueError(t('fill_bool', where=where, value=value))
         return value
     if typename == 'octet':
         if isinstance(value, bytes) and len(value) == 1:
             return value
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 256:
             return bytes([value])
-        raise ValueError(f'{where}: expected a byte (0..255), got {value!r}')
+        raise ValueError(t('fill_byte', where=where, value=value))
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f'{where}: expected a number ({typename}), got {value!r}')  # noqa: TRY004
+        text = t('fill_number', where=where, typename=typename, value=value)
+        raise ValueError(text)  # noqa: TRY004
     if typename in _FLOATS:
         return float(value)
     low, high = _INT_RANGES.get(typename, (-math.inf, math.inf))
     if math.isfinite(low) and (not float(value).is_integer() or not low <= value <= high):
-        raise ValueError(f'{where}: expected an integer in [{low}, {high}] ({typename}), '
-                         f'got {value!r}')
+        raise ValueError(t('fill_integer', where=where, low=low, high=high,
+                           typename=typename, value=value))
     return int(value)
 
 
@@ -121,8 +123,8 @@ def fill_message(msg: Any, data: Mapping[str, Any], path: str = '') -> Any:
     for key, value in data.items():
         where = f'{path}.{key}' if path else key
         if key not in fields:
-            raise ValueError(f'{where}: no such field in {type(msg).__name__}; '
-                             f'fields are {sorted(fields)}')
+            raise ValueError(t('fill_no_field', where=where, type=type(msg).__name__,
+                               fields=sorted(fields)))
         setattr(msg, key, _convert(slots[key], value, where))
     return msg
 
