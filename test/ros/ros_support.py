@@ -160,6 +160,15 @@ class SensorPublisher:
         self._thread.join(timeout=2.0)
 
 
+def wait_until(condition, timeout_s):
+    """Poll ``condition`` (from a non-async thread) until it holds; fail after ``timeout_s``."""
+    import time
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, f'not true within {timeout_s} s'
+        threading.Event().wait(0.002)
+
+
 class SimClock:
     """
     Publishes ``/clock`` as Gazebo does: simulation time from ``start_s``, at ``rtf`` x real time.

@@ -8,7 +8,6 @@ tests hold the bridge to doing it itself, before anything moves.
 
 from functools import partial
 import math
-import threading
 
 import anyio
 from doubles import grasp_goal
@@ -91,8 +90,10 @@ class FakeGripperController:
         self.goals.append(command)
         finger = max(command.position, self.object_width_m / 2)
         msg = self.pub.joint_msg
+        sent = self.pub.published['joints']
         msg.position = list(msg.position[:7]) + [finger, finger]
-        threading.Event().wait(0.05)  # let /joint_states carry the new finger position
+        # Answer only once /joint_states has carried the new finger position (twice).
+        ros_support.wait_until(lambda: self.pub.published['joints'] >= sent + 2, 10.0)
         result = control_action.GripperCommand.Result(position=finger, effort=command.max_effort)
         result.reached_goal = abs(command.position - finger) < 0.01
         result.stalled = not result.reached_goal
