@@ -371,15 +371,20 @@ async def test_declared_action_feedback_reaches_progress_and_result_returns(rig,
     assert all(m.startswith(f'{rig.prefix}/ok: feedback') for _, m in reports)
 
 
+async def cancel_a_held_goal(rig, client):
+    """Call fibonacci_hold and cancel the request once its goal executes."""
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(client.call_tool, 'fibonacci_hold', {'order': 1})
+        assert await thread_event(rig.actions.executing), 'the goal never started'
+        tg.cancel_scope.cancel()
+
+
 @pytest.mark.parametrize('mode', MODES)
 async def test_client_cancellation_cancels_the_goal(rig, mode):
     with anyio.fail_after(20):
         async with Client(rig.bridge.server, mode=mode) as client:
             await client.list_tools()
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(client.call_tool, 'fibonacci_hold', {'order': 1})
-                assert await thread_event(rig.actions.executing), 'the goal never started'
-                tg.cancel_scope.cancel()
+            await cancel_a_held_goal(rig, client)
             assert await thread_event(rig.actions.cancelled), 'the server saw no cancel'
             await fibonacci_ok(rig, client, 2)
 
@@ -400,10 +405,7 @@ async def test_a_motion_sent_while_a_cancelled_one_unwinds_waits_instead_of_busy
     with anyio.fail_after(30):
         async with Client(rig.bridge.server, mode='legacy') as client:
             await client.list_tools()
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(client.call_tool, 'fibonacci_hold', {'order': 1})
-                assert await thread_event(rig.actions.executing), 'the goal never started'
-                tg.cancel_scope.cancel()
+            await cancel_a_held_goal(rig, client)
             assert await thread_event(rig.actions.cancel_asked), 'the server saw no cancel'
             await fibonacci_ok(rig, client, 2)
     assert rig.actions.cancelled.is_set()

@@ -4,7 +4,8 @@ import contextlib
 import dataclasses
 import os
 
-from mcp_ros_bridge.backends.port import MotionLimits, Pose
+from mcp_ros_bridge.backends.port import (CartesianGoal, MotionLimits, MotionResult, Pose,
+                                          PoseGoal)
 from mcp_ros_bridge.catalog.loader import load_robot
 from mcp_ros_bridge.catalog.robot import RobotConfig, Workspace
 
@@ -46,3 +47,11 @@ async def running(cfg: RobotConfig | None = None, **kwargs):
         yield backend
     finally:
         await backend.close()
+
+
+async def drive_into_table(backend) -> MotionResult:
+    """Drive the fingertips 0.18 m down into the table (collision checks off, 30 N guard)."""
+    above = await backend.move_to_pose(PoseGoal(down(0.35, -0.25, 0.08), limits()))
+    assert above.succeeded, above.message
+    return await backend.follow_cartesian_path(CartesianGoal(
+        [down(0.35, -0.25, -0.1)], limits(0.5, force=30.0, cart=0.1), avoid_collisions=False))

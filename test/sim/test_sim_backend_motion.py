@@ -8,7 +8,7 @@ import time
 from mcp_ros_bridge.backends.port import BackendError, CartesianGoal, JointGoal, Pose, PoseGoal
 import numpy as np
 import pytest
-from sim_support import down, limits, load_config, running
+from sim_support import down, drive_into_table, limits, load_config, running
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
@@ -145,10 +145,7 @@ async def test_cartesian_path_through_the_table_is_partial_and_not_executed():
 async def test_contact_watchdog_stops_within_50ms_and_reports_peak_force():
     """Driving into the table (collision checks off) trips the guard at the limit."""
     async with running(load_config(workspace_min_z=-0.2)) as b:
-        assert (await b.move_to_pose(PoseGoal(down(0.35, -0.25, 0.08), limits()))).succeeded
-        result = await b.follow_cartesian_path(CartesianGoal(
-            [down(0.35, -0.25, -0.1)], limits(0.5, force=30.0, cart=0.1),
-            avoid_collisions=False))
+        result = await drive_into_table(b)
         assert result.status == 'CONTACT_ABORT', result.message
         assert result.peak_force_n > 30.0
         assert any('table' in pair for pair in result.contact['pairs'])
