@@ -11,7 +11,8 @@ from typing import Any
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionLimits,
                                           MotionResult, MotionStatus, Pose, PoseGoal)
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTION, NUM,
-                                              Outcome, output_schema, POSE_BRIEF, STOP, STR)
+                                              Outcome, output_schema, POSE_BRIEF, Runner, STOP,
+                                              STR)
 from mcp_ros_bridge.capabilities.grip_report import add_grip_report, GRIP_REPORT, held_before
 from mcp_ros_bridge.capabilities.motion_advice import explain_cone_refusal, is_cone_refusal
 from mcp_ros_bridge.capabilities.preview import (PlannedOnly, preview_check, previews_plans,
@@ -187,16 +188,17 @@ async def run_stop(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
 MOTION_PARAMS = frozenset({'velocity_scaling', 'idempotency_key', 'plan_only'})
 
+
+def arm_motion(name: str, run: Runner, params: set[str], binding: str = 'none') -> Kind:
+    """Return an arm motion kind: motion result, shared motion parameters plus ``params``."""
+    return Kind(name, run, MOTION_OUTPUT, MOTION_PARAMS | params, MOTION, motion=True,
+                returns=f'returns_{name}', binding=binding)
+
+
 KINDS = [
-    Kind('move_to_pose', run_move_to_pose, MOTION_OUTPUT,
-         MOTION_PARAMS | {'position', 'orientation'}, MOTION, motion=True,
-         returns='returns_move_to_pose', binding='frame'),
-    Kind('move_to_joints', run_move_to_joints, MOTION_OUTPUT,
-         MOTION_PARAMS | {'positions'}, MOTION, motion=True,
-         returns='returns_move_to_joints'),
-    Kind('cartesian_path', run_cartesian_path, MOTION_OUTPUT,
-         MOTION_PARAMS | {'waypoints', 'min_fraction'}, MOTION, motion=True,
-         returns='returns_cartesian_path', binding='path'),
+    arm_motion('move_to_pose', run_move_to_pose, {'position', 'orientation'}, 'frame'),
+    arm_motion('move_to_joints', run_move_to_joints, {'positions'}),
+    arm_motion('cartesian_path', run_cartesian_path, {'waypoints', 'min_fraction'}, 'path'),
     Kind('stop', run_stop, STOP_OUTPUT, frozenset(), STOP, preempts=True,
          returns='returns_stop'),
 ]

@@ -6,8 +6,8 @@ import math
 from typing import Any
 
 from mcp_ros_bridge.backends.port import CartesianGoal, JointGoal, Pose
-from mcp_ros_bridge.capabilities.base import CallContext, Kind, MOTION, Outcome
-from mcp_ros_bridge.capabilities.motion import MOTION_OUTPUT, MOTION_PARAMS, run_motion
+from mcp_ros_bridge.capabilities.base import CallContext, Outcome
+from mcp_ros_bridge.capabilities.motion import arm_motion, run_motion
 from mcp_ros_bridge.catalog.bindings import PathBinding
 from mcp_ros_bridge.messages import t
 from transforms3d.quaternions import rotate_vector
@@ -44,10 +44,6 @@ async def run_move_to_posture(ctx: CallContext, args: dict[str, Any]) -> Outcome
 
 
 KINDS = [
-    Kind('relative_move', run_relative_move, MOTION_OUTPUT,
-         MOTION_PARAMS | {'offset', 'frame'}, MOTION, motion=True,
-         returns='returns_relative_move', binding='path'),
-    Kind('move_to_posture', run_move_to_posture, MOTION_OUTPUT,
-         MOTION_PARAMS | {'posture'}, MOTION, motion=True,
-         returns='returns_move_to_posture'),
+    arm_motion('relative_move', run_relative_move, {'offset', 'frame'}, 'path'),
+    arm_motion('move_to_posture', run_move_to_posture, {'posture'}),
 ]
