@@ -99,6 +99,14 @@ TABLE: dict[str, tuple[str, str]] = {
         'no limits for joints {unknown}; nothing moved',
         '关节 {unknown} 没有限位；没有任何运动'),
     'joints_unknown_fix': both('name only the arm joints {joints}', '只能指定机械臂关节 {joints}'),
+    'joints_count': both(
+        'positions holds {got} values but the arm has {n} joints; nothing moved',
+        'positions 有 {got} 个值，但机械臂有 {n} 个关节；没有任何运动'),
+    'joints_count_fix': both(
+        'Send exactly {n} angles (rad), one per joint in the order {joints}, e.g. '
+        '{{"positions": {example}}}; a corrected call returns the reached joint angles.',
+        '请发送恰好 {n} 个角度（弧度），按 {joints} 的顺序每个关节一个，例如 '
+        '{{"positions": {example}}}；改正后的调用会返回到达的关节角。'),
     'path_sample': both(
         '{label} at t={at} s, sample {i} of {n}',
         '{label}，t={at} 秒，第 {i}/{n} 个样本'),
