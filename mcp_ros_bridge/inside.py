@@ -23,7 +23,7 @@ def outside_interval(value: float, lo: float, hi: float) -> float:
 
 
 def outside_box(point: Sequence[float], lo: Sequence[float], hi: Sequence[float]) -> float:
-    """Return the distance from ``point`` to the box ``lo``..``hi`` (0 inside, inf if not finite)."""
+    """Return the distance from ``point`` to the box ``lo``..``hi`` (0 inside, inf: not finite)."""
     gaps = [outside_interval(v, a, b) for v, a, b in zip(point, lo, hi)]
     return math.inf if math.inf in gaps else math.sqrt(sum(g * g for g in gaps))
 

@@ -1,4 +1,4 @@
-"""A 6-joint variant of the shipped config: robot.yaml without panda_joint7, tools.yaml as asked."""
+"""A 6-joint variant of the shipped config: robot.yaml without panda_joint7, and its tools."""
 
 from __future__ import annotations
 

@@ -102,8 +102,8 @@ class Envelope:
             notes.append(t('clamped', label=label, value=shown,
                            clamped=tuple(round(v, 4) for v in c)))
             return replace(pose, position=c)
-        raise self.workspace_error(p, label, t('workspace_point_hint' if adjustable
-                                                else 'path_hint'))
+        hint = t('workspace_point_hint' if adjustable else 'path_hint')
+        raise self.workspace_error(p, label, hint)
 
     def workspace_error(self, p: Sequence[float], label: str, hint: str) -> LimitError:
         """Return the refusal of tip position ``p`` (workspace frame) outside the box."""

@@ -13,11 +13,11 @@ the envelope never forbids the way back into itself.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 import math
 from typing import TYPE_CHECKING
 
-from mcp_ros_bridge.backends.port import Pose, PoseGoal
+from mcp_ros_bridge.backends.port import MotionLimits, Pose, PoseGoal
 from mcp_ros_bridge.geometry import approach_angle_deg
 from mcp_ros_bridge.inside import outside_box, TowardInside
 from mcp_ros_bridge.messages import t
@@ -26,15 +26,15 @@ from transforms3d.quaternions import qmult, rotate_vector
 if TYPE_CHECKING:
     from mcp_ros_bridge.safety.envelope import Envelope
 
-_GOAL = {f.name: f.default for f in fields(PoseGoal)}
+_GOAL = PoseGoal(Pose((0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0), ''), MotionLimits(1.0, 1.0, 1.0))
 
 
 @dataclass(frozen=True)
 class Slack:
     """How far a path sample may lie beyond the box (m) and the cone (deg): a goal's tolerance."""
 
-    position_m: float = float(_GOAL['position_tolerance_m'])  # type: ignore[arg-type]
-    angle_deg: float = math.degrees(float(_GOAL['orientation_tolerance_rad']))  # type: ignore[arg-type]
+    position_m: float = _GOAL.position_tolerance_m  # the defaults of a pose goal
+    angle_deg: float = math.degrees(_GOAL.orientation_tolerance_rad)
 
     @classmethod
     def of(cls, goal: PoseGoal) -> Slack:

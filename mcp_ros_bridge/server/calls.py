@@ -24,6 +24,7 @@ import anyio
 from mcp.shared.exceptions import MCPError
 from mcp_ros_bridge.backends.port import BackendError, RobotBackend
 from mcp_ros_bridge.capabilities import CallContext, Kind, KINDS
+from mcp_ros_bridge.capabilities.tare import KEY as TARE_KEY
 from mcp_ros_bridge.catalog.defaults import fill_defaults
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
 from mcp_ros_bridge.contract.errors import not_an_object_text, validation_error_text
@@ -40,6 +41,7 @@ from mcp_ros_bridge.safety.idempotency import IdempotencyCache
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.identity import peer, RequestContext, requester_key, session_scope
+from mcp_ros_bridge.server.live_config import changes_gripper_model, robot_changes
 from mcp_ros_bridge.server.repeats import run_once
 from mcp_ros_bridge.server.stopped import note_where_stopped, stopped_result
 import mcp_types as types
@@ -81,9 +83,23 @@ class CallPipeline:
         self.set_catalog(catalog)
 
     def set_catalog(self, catalog: Catalog) -> None:
-        """Install a (re)loaded catalog; validators compile once per tool version."""
+        """
+        Install a (re)loaded catalog and everything derived from it, in one step.
+
+        The envelope, the backend's settings and the state kept for robot.yaml
+        (a tare taken against another gripper model) change together; call it
+        between motions. Validators compile once per tool version.
+        """
+        old: Catalog | None = getattr(self, 'catalog', None)
         self.catalog = catalog
         self.backend = EnvelopedBackend(self.raw_backend, catalog.robot)
+        if old is not None and old.robot_hash != catalog.robot_hash:
+            reconfigure = getattr(self.raw_backend, 'reconfigure', None)
+            if callable(reconfigure):
+                reconfigure(catalog.robot)
+            if (changes_gripper_model(robot_changes(old.robot, catalog.robot))
+                    and self.shared.pop(TARE_KEY, None) is not None):
+                log.warning('%s', t('reload_tare_cleared'))
         keep = {(t.name, catalog.content_hash) for t in catalog.tools}
         self._validators = {k: v for k, v in self._validators.items() if k in keep}
 
