@@ -112,6 +112,8 @@ async def test_lowered_limits_apply_live_and_a_name_change_is_refused(tmp_path) 
             assert after['limits']['contact_force_limit_n'] == 10.0
             assert after['gripper']['mass_kg'] == 0.8
             assert await compensation(client) == 'gripper_gravity'
+            async with Client(streamable_http_client(url), mode='2026-07-28') as fresh:
+                assert (await description(fresh)) == after  # a new session sees the same
             tilt = await client.call_tool('move_arm_to_pose', TILTED)
             assert tilt.is_error and error_code(tilt) == 'LIMIT_EXCEEDED', text_of(tilt)
             assert 'approach_cone' in text_of(tilt)

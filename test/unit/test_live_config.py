@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
+from typing import Any
 
+from doubles import RecordingBackend
+from mcp_ros_bridge.backends.deferred import DeferredBackend
 from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.loader import load_catalog
 from mcp_ros_bridge.server.live_config import (changes_gripper_model, check_live, describe,
@@ -51,3 +55,29 @@ def test_the_robot_hash_follows_every_robot_setting_and_not_the_tools() -> None:
     assert narrow.robot_hash != CATALOG.robot_hash
     assert narrow.content_hash == CATALOG.content_hash
     assert replace(CATALOG).robot_hash == CATALOG.robot_hash
+
+
+class Configurable(RecordingBackend):
+    """A recording backend that keeps each robot.yaml it is given."""
+
+    def __init__(self) -> None:
+        """Start with none."""
+        super().__init__()
+        self.configs: list[Any] = []
+
+    def reconfigure(self, config: Any) -> None:
+        """Record the config."""
+        self.configs.append(config)
+
+
+def test_a_backend_still_starting_gets_the_reloaded_config_once_created() -> None:
+    """A reload before the deferred backend exists reaches it when created, later ones at once."""
+    inner = Configurable()
+    deferred = DeferredBackend('sim', lambda: inner)
+    narrow = replace(ROBOT, limits=replace(ROBOT.limits, approach_cone_deg=30.0))
+    deferred.reconfigure(narrow)
+    assert inner.configs == []
+    asyncio.run(deferred.start())
+    assert inner.configs[0] is narrow
+    deferred.reconfigure(ROBOT)
+    assert inner.configs[-1] is ROBOT
