@@ -38,8 +38,10 @@ class Slack:
 
     @classmethod
     def of(cls, goal: PoseGoal) -> Slack:
-        """Return the slack of a pose goal: its position and orientation tolerance."""
-        return cls(goal.position_tolerance_m, math.degrees(goal.orientation_tolerance_rad))
+        """Return a pose goal's tolerances as slack, never more than the defaults."""
+        most = cls()
+        return cls(min(goal.position_tolerance_m, most.position_m),
+                   min(math.degrees(goal.orientation_tolerance_rad), most.angle_deg))
 
 
 def to_frame(pose: Pose, frame_pose: Pose) -> Pose:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 import math
 
-from mcp_ros_bridge.backends.port import BackendError, Pose
+from mcp_ros_bridge.backends.port import BackendError, MotionLimits, Pose, PoseGoal
 from mcp_ros_bridge.backends.ros.plan_check import check_joint_limits
 from mcp_ros_bridge.catalog.loader import load_robot
 from mcp_ros_bridge.catalog.robot import Workspace
@@ -128,3 +128,12 @@ def test_joint_margin_a_joint_outside_the_margin_may_come_back() -> None:
     assert info.value.details['joint'] == 'panda_joint4'
     with pytest.raises(BackendError):
         check_joint_limits(ROBOT, times(2), _rows([-1.0, hi + 0.001]))
+
+
+def test_the_slack_is_the_goal_tolerance_capped_at_the_default() -> None:
+    """A goal with a looser tolerance does not widen the envelope beyond the default slack."""
+    loose = PoseGoal(tilted(0)[0], MotionLimits(0.2, 0.2, 40.0), position_tolerance_m=0.05,
+                     orientation_tolerance_rad=0.5)
+    tight = replace(loose, position_tolerance_m=1e-4, orientation_tolerance_rad=1e-3)
+    assert Slack.of(loose) == Slack()
+    assert Slack.of(tight) == Slack(1e-4, math.degrees(1e-3))
