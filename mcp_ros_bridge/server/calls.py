@@ -24,7 +24,6 @@ import anyio
 from mcp.shared.exceptions import MCPError
 from mcp_ros_bridge.backends.port import BackendError, RobotBackend
 from mcp_ros_bridge.capabilities import CallContext, Kind, KINDS
-from mcp_ros_bridge.capabilities.tare import KEY as TARE_KEY
 from mcp_ros_bridge.catalog.defaults import fill_defaults
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
 from mcp_ros_bridge.contract.errors import not_an_object_text, validation_error_text
@@ -41,7 +40,7 @@ from mcp_ros_bridge.safety.idempotency import IdempotencyCache
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.identity import peer, RequestContext, requester_key, session_scope
-from mcp_ros_bridge.server.live_config import changes_gripper_model, robot_changes
+from mcp_ros_bridge.server.live_config import carry_over
 from mcp_ros_bridge.server.repeats import run_once
 from mcp_ros_bridge.server.stopped import note_where_stopped, stopped_result
 import mcp_types as types
@@ -94,12 +93,7 @@ class CallPipeline:
         self.catalog = catalog
         self.backend = EnvelopedBackend(self.raw_backend, catalog.robot)
         if old is not None and old.robot_hash != catalog.robot_hash:
-            reconfigure = getattr(self.raw_backend, 'reconfigure', None)
-            if callable(reconfigure):
-                reconfigure(catalog.robot)
-            if (changes_gripper_model(robot_changes(old.robot, catalog.robot))
-                    and self.shared.pop(TARE_KEY, None) is not None):
-                log.warning('%s', t('reload_tare_cleared'))
+            carry_over(old.robot, catalog.robot, self.raw_backend, self.shared)
         keep = {(t.name, catalog.content_hash) for t in catalog.tools}
         self._validators = {k: v for k, v in self._validators.items() if k in keep}
 

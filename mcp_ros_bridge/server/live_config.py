@@ -9,8 +9,10 @@ with: frames, groups, joints, every ROS interface), which refuse the reload.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from mcp_ros_bridge.capabilities.tare import KEY as TARE_KEY
 from mcp_ros_bridge.catalog.loader import robot_fields
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.messages import t
@@ -20,6 +22,7 @@ FIXED = ('robot', 'base_frame', 'end_effector', 'ft_frame', 'group', 'gripper_gr
 GRIPPER_MODEL = ('gripper_mass_kg', 'gripper_com_m')  # what the F/T tare was taken against
 
 Change = tuple[str, Any, Any]
+log = logging.getLogger('mcp_ros_bridge.server')
 
 
 class ReloadRefused(Exception):
@@ -40,6 +43,16 @@ def fixed_changes(changes: list[Change]) -> list[str]:
 def changes_gripper_model(changes: list[Change]) -> bool:
     """Return whether the gripper model below the F/T sensor changed (a tare is then void)."""
     return any(k in GRIPPER_MODEL for k, _, _ in changes)
+
+
+def carry_over(old: RobotConfig, new: RobotConfig, backend: object,
+               shared: dict[str, Any]) -> None:
+    """Give ``backend`` the new robot.yaml; drop kept state it voids (a tare, new gripper)."""
+    reconfigure = getattr(backend, 'reconfigure', None)
+    if callable(reconfigure):
+        reconfigure(new)
+    if changes_gripper_model(robot_changes(old, new)) and shared.pop(TARE_KEY, None) is not None:
+        log.warning('%s', t('reload_tare_cleared'))
 
 
 def describe(changes: list[Change]) -> str:
