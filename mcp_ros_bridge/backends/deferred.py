@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, BackendInfo, RobotBackend
+from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.messages import t
 
 
@@ -35,6 +36,18 @@ class DeferredBackend:
         self._backend: RobotBackend | None = None
         self._failure: BaseException | None = None
         self._done: asyncio.Event | None = None
+        self._config: RobotConfig | None = None  # a reload before the backend was created
+
+    def reconfigure(self, config: RobotConfig) -> None:
+        """Pass a reloaded robot.yaml on, now or (still starting) once the backend exists."""
+        self._config = config
+        if self._backend is not None:
+            self._configure(self._backend)
+
+    def _configure(self, backend: RobotBackend) -> None:
+        hook = getattr(backend, 'reconfigure', None)
+        if self._config is not None and hook is not None:
+            hook(self._config)
 
     def _event(self) -> asyncio.Event:
         if self._done is None:
@@ -45,8 +58,10 @@ class DeferredBackend:
         """Create the backend off the event loop, then start it; raise what failed."""
         try:
             backend = await asyncio.to_thread(self._create)
+            self._configure(backend)
             await self._start(backend)
             self._backend, self.info = backend, backend.info
+            self._configure(backend)  # a reload while it started
         except BaseException as exc:
             self._failure = exc
             raise

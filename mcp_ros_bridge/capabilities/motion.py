@@ -148,8 +148,17 @@ async def run_move_to_pose(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
 
 async def run_move_to_joints(ctx: CallContext, args: dict[str, Any]) -> Outcome:
-    """Move the arm to seven joint angles in radians."""
-    positions = dict(zip(ctx.robot.arm_joints, args['positions']))
+    """Move the arm to one angle (rad) per arm joint; any other count is refused, never cut."""
+    joints, values = ctx.robot.arm_joints, args['positions']
+    if len(values) != len(joints):
+        example = [round(v, 3) for v in ctx.robot.home]
+        raise BackendError('INVALID_ARGUMENTS',
+                           t('joints_count', got=len(values), n=len(joints)),
+                           advice=t('joints_count_fix', n=len(joints), joints=list(joints),
+                                    example=example),
+                           details={'field': 'positions', 'got': len(values),
+                                    'expected': len(joints)})
+    positions = dict(zip(joints, values))
 
     async def move(limits: MotionLimits) -> MotionResult:
         return await ctx.backend.move_to_joints(JointGoal(positions, limits), ctx.progress)

@@ -19,7 +19,7 @@ from mcp_ros_bridge.catalog.defaults import fill_defaults
 from mcp_ros_bridge.catalog.format_check import first_error, schema_problems
 from mcp_ros_bridge.catalog.kinds import KindRegistry, KindShape, unfilled
 from mcp_ros_bridge.catalog.language import localize_schema
-from mcp_ros_bridge.catalog.limit_checks import check_limits
+from mcp_ros_bridge.catalog.limit_checks import check_joint_count, check_limits
 from mcp_ros_bridge.catalog.lint_model import Finding, MCP_NAME, Report
 from mcp_ros_bridge.catalog.references import resolve_refs
 from mcp_ros_bridge.catalog.robot import RobotConfig
@@ -212,6 +212,8 @@ def _check_kind(report: Report, i: int, name: str, schema: dict[str, Any], kind:
                    f"kind {kind.name!r} reads {'.'.join(path)}, which a call may leave out",
                    'give it a default (defaults live only in the schema) or require it')
     check_limits(report, i, name, kind.parameters, schema, robot)
+    if kind.name == 'move_to_joints':
+        check_joint_count(report, i, name, schema, robot)
 
 
 def _check_binding(report: Report, i: int, name: str, schema: dict[str, Any], form: str,

@@ -102,6 +102,31 @@ def check_limits(report: Report, i: int, name: str, params: frozenset[str],
                     f'{{$robot: limits.workspace.max.{k}}}')
 
 
+def check_joint_count(report: Report, i: int, name: str, schema: dict[str, Any],
+                      robot: RobotConfig) -> None:
+    """
+    Rule ``joint-count``: ``positions`` of a joint move holds exactly one value per arm joint.
+
+    A longer array would carry values no joint bound covers (dropped or, worse,
+    sent); a shorter one could never name a whole configuration.
+    """
+    s = _prop(schema, 'properties', 'positions')
+    if s is None:
+        return
+    n = len(robot.arm_joints)
+    items = s.get('prefixItems')
+    count = len(items) if isinstance(items, list) else None
+    if s.get('minItems') == n and s.get('maxItems') == n and count == n:
+        return
+    key = ('maxItems',) if 'maxItems' in s else ()
+    report.add('joint-count', name, ('tools', i), ('input', 'properties', 'positions', *key),
+               f'positions allows minItems {s.get("minItems")}, maxItems {s.get("maxItems")} '
+               f'with {count if count is not None else "no"} prefixItems, but robot.yaml '
+               f'joints.arm names {n} joints ({", ".join(robot.arm_joints)})',
+               f'set minItems: {n}, maxItems: {n} and one bounded prefixItems entry per '
+               f'joint ({n} entries, in joints.arm order)')
+
+
 def check_joint_bounds(bad: Callable[[tuple[Any, ...], str, str], None], schema: dict[str, Any],
                        robot: RobotConfig) -> None:
     """Check per-joint bounds of ``positions`` against the limits less the safety margin."""

@@ -119,6 +119,9 @@ RULES: dict[str, Rule] = {r.rule_id: r for r in (
     Rule('robot-limits', 'error',
          "bounds of known parameters stay inside robot.yaml's limits (gripper force and width, "
          'velocity scaling in (0, max], workspace box)'),
+    Rule('joint-count', 'error',
+         'a joint move takes exactly one bounded value per arm joint (minItems = maxItems = '
+         'prefixItems = the number of joints.arm)'),
 )}
 
 

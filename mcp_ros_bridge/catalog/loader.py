@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, is_dataclass
 from functools import cached_property
 import hashlib
 import json
@@ -51,10 +52,35 @@ class Catalog:
     def _by_name(self) -> dict[str, ToolSpec]:
         return {t.name: t for t in self.tools}
 
+    @cached_property
+    def robot_hash(self) -> str:
+        """Return the hash of every robot.yaml setting (``content_hash`` covers the tools)."""
+        blob = json.dumps(robot_fields(self.robot), sort_keys=True, separators=(',', ':'),
+                          default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
     def for_backend(self, backend: str) -> Catalog:
         """Return a catalog with only the tools available on ``backend``."""
         tools = tuple(t for t in self.tools if backend in t.backends)
         return Catalog(self.config_dir, self.robot, tools, _hash(tools))
+
+
+def robot_fields(robot: RobotConfig) -> dict[str, Any]:
+    """Return every setting of ``robot`` by dotted name (``limits.approach_cone_deg``)."""
+    out: dict[str, Any] = {}
+
+    def walk(name: str, value: Any) -> None:
+        if is_dataclass(value) and not isinstance(value, type):
+            for f in fields(value):
+                walk(f'{name}.{f.name}' if name else f.name, getattr(value, f.name))
+        elif isinstance(value, Mapping) and value:
+            for key in sorted(value):
+                walk(f'{name}.{key}', value[key])
+        else:
+            out[name] = dict(value) if isinstance(value, Mapping) else value
+
+    walk('', robot)
+    return out
 
 
 def _hash(tools: tuple[ToolSpec, ...]) -> str:
@@ -113,5 +139,6 @@ __all__ = [
     'load_catalog',
     'load_robot',
     'read_config_file',
+    'robot_fields',
     'tool_spec',
 ]

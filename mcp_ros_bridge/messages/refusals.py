@@ -99,6 +99,20 @@ TABLE: dict[str, tuple[str, str]] = {
         'no limits for joints {unknown}; nothing moved',
         '关节 {unknown} 没有限位；没有任何运动'),
     'joints_unknown_fix': both('name only the arm joints {joints}', '只能指定机械臂关节 {joints}'),
+    'joints_count': both(
+        'positions holds {got} values but the arm has {n} joints; nothing moved',
+        'positions 有 {got} 个值，但机械臂有 {n} 个关节；没有任何运动'),
+    'joints_count_fix': both(
+        'Send exactly {n} angles (rad), one per joint in the order {joints}, e.g. '
+        '{{"positions": {example}}}; a corrected call returns the reached joint angles.',
+        '请发送恰好 {n} 个角度（弧度），按 {joints} 的顺序每个关节一个，例如 '
+        '{{"positions": {example}}}；改正后的调用会返回到达的关节角。'),
+    'path_farther_out': both(
+        'The arm is outside this limit now, so a motion may only bring it closer with every '
+        'sample; the way back is a named posture (move_arm_to_posture home) or a pose with the '
+        'fingers down inside the workspace.',
+        '机械臂当前已在该限制之外，因此运动的每个样本都必须更靠近限制之内；回去的办法是命名姿态'
+        '（move_arm_to_posture home）或在工作空间内手指朝下的位姿。'),
     'path_sample': both(
         '{label} at t={at} s, sample {i} of {n}',
         '{label}，t={at} 秒，第 {i}/{n} 个样本'),

@@ -24,7 +24,7 @@ from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGo
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.geometry import approach_angle_deg
 from mcp_ros_bridge.messages import t
-from transforms3d.quaternions import qmult, rotate_vector
+from mcp_ros_bridge.safety.path_watch import PathWatch, Slack, to_frame
 
 
 _Result = TypeVar('_Result', MotionResult, GripResult)
@@ -80,55 +80,57 @@ class Envelope:
                             path_check)
 
     def pose(self, pose: Pose, notes: list[str], label: str = 'target', *,
-             adjustable: bool = True) -> Pose:
+             adjustable: bool = True, cone_slack_deg: float = 0.0) -> Pose:
         """
-        Check one tip pose in the workspace frame: the check for targets, waypoints and paths.
+        Check one tip pose in the workspace frame: the check for targets and waypoints.
 
         With the ``clamp`` policy and ``adjustable`` a target is moved into
-        the box and the adjustment noted; path samples are never adjusted.
+        the box and the adjustment noted.
         """
         p = pose.position
         ws = self.limits.workspace
         if ws.contains(p) and all(math.isfinite(v) for v in p):
-            self.orientation(pose.orientation, label, path=not adjustable)
+            self.orientation(pose.orientation, label, path=not adjustable,
+                             slack_deg=cone_slack_deg)
             return pose
         shown = tuple(round(v, 5) for v in p)
         if (adjustable and self.limits.policy_for('workspace') == 'clamp'
                 and all(map(math.isfinite, p))):
             c = (min(max(p[0], ws.lo[0]), ws.hi[0]), min(max(p[1], ws.lo[1]), ws.hi[1]),
                  min(max(p[2], ws.lo[2]), ws.hi[2]))
-            self.orientation(pose.orientation, label)
+            self.orientation(pose.orientation, label, slack_deg=cone_slack_deg)
             notes.append(t('clamped', label=label, value=shown,
                            clamped=tuple(round(v, 4) for v in c)))
             return replace(pose, position=c)
+        hint = t('workspace_point_hint' if adjustable else 'path_hint')
+        raise self.workspace_error(p, label, hint)
+
+    def workspace_error(self, p: Sequence[float], label: str, hint: str) -> LimitError:
+        """Return the refusal of tip position ``p`` (workspace frame) outside the box."""
+        ws = self.limits.workspace
         allowed = t('workspace_allowed', x0=ws.lo[0], x1=ws.hi[0], y0=ws.lo[1], y1=ws.hi[1],
                     z0=ws.lo[2], z1=ws.hi[2], frame=ws.frame)
-        raise LimitError(f'workspace ({label})', shown, allowed,
-                         t('workspace_point_hint' if adjustable else 'path_hint'))
+        return LimitError(f'workspace ({label})', tuple(round(v, 5) for v in p), allowed, hint)
 
     def path(self, poses: Sequence[Pose], times: Sequence[float], *,
              to_workspace: Pose | None = None, label: str = 'planned path') -> None:
-        """Check every sample (tip poses in the base frame); raise at the first one outside."""
-        for i, (pose, at_s) in enumerate(zip(poses, times)):
-            if to_workspace is not None:
-                pose = to_frame(pose, to_workspace)
-            try:
-                self.pose(pose, [], label, adjustable=False)
-            except LimitError:  # say which sample (formatted only for the one refused)
-                self.pose(pose, [], t('path_sample', label=label, at=f'{at_s:.3f}', i=i + 1,
-                                      n=len(poses)), adjustable=False)
-                raise
+        """Check a whole path in one pass (see :class:`PathWatch`)."""
+        PathWatch(self, to_workspace, label=label)(poses, times)
 
     def orientation(self, q: tuple[float, float, float, float], label: str = 'target', *,
-                    path: bool = False) -> None:
+                    path: bool = False, slack_deg: float = 0.0) -> None:
         """Refuse a finger axis outside the cone around the workspace frame's -z; never clamped."""
         cone = self.limits.approach_cone_deg
         angle = approach_angle_deg(q) if all(map(math.isfinite, q)) else math.inf
-        if angle <= cone + 1e-6:
+        if angle <= cone + slack_deg + 1e-6:
             return
-        raise LimitError(f'approach_cone ({label})', round(angle, 1),
-                         t('cone_allowed', cone=f'{cone:g}'),
-                         t('cone_path' if path else 'cone_target', angle=f'{angle:.0f}'))
+        raise self.cone_error(angle, label, t('cone_path' if path else 'cone_target',
+                                              angle=f'{angle:.0f}'))
+
+    def cone_error(self, angle: float, label: str, hint: str) -> LimitError:
+        """Return the refusal of a finger axis ``angle`` degrees from straight down."""
+        return LimitError(f'approach_cone ({label})', round(angle, 1),
+                          t('cone_allowed', cone=f'{self.limits.approach_cone_deg:g}'), hint)
 
     def joints(self, positions: Mapping[str, float], notes: list[str]) -> dict[str, float]:
         """Check joint targets against the position limits less the margin; refuse others."""
@@ -158,14 +160,6 @@ class Envelope:
         width = self._bounded('gripper_width', goal.width_m, 0.0,
                               self.robot.gripper_max_width_m, False, notes)
         return replace(goal, width_m=width)
-
-
-def to_frame(pose: Pose, frame_pose: Pose) -> Pose:
-    """Express ``pose`` (given in frame F) in the frame ``frame_pose`` is given in."""
-    p = rotate_vector(pose.position, frame_pose.orientation)
-    pos = tuple(float(a + b) for a, b in zip(p, frame_pose.position))
-    q = tuple(float(v) for v in qmult(frame_pose.orientation, pose.orientation))
-    return Pose(pos, q, frame_pose.frame_id, pose.stamp)  # type: ignore[arg-type]
 
 
 def _both(first: PathCheck, second: PathCheck, poses: Sequence[Pose],
@@ -199,13 +193,14 @@ class EnvelopedBackend:
         frame_pose = await self.inner.end_effector_pose(ws.frame, pose.frame_id)
         return to_frame(pose, frame_pose)
 
-    async def _limits(self, lim: MotionLimits, notes: list[str]) -> MotionLimits:
-        """Return the checked limits carrying the path check for this backend's base frame."""
+    async def _limits(self, lim: MotionLimits, notes: list[str],
+                      slack: Slack | None = None) -> MotionLimits:
+        """Return the checked limits carrying this motion's path watch (the base frame's)."""
         ws, base = self.robot.limits.workspace, self.robot.base_frame
         to_ws = None
         if ws.frame not in ('', base):
             to_ws = await self.inner.end_effector_pose(ws.frame, base)
-        check = partial(self.envelope.path, to_workspace=to_ws)
+        check: PathCheck = PathWatch(self.envelope, to_ws, slack)
         if lim.path_check is not None:  # the caller's own check (a plan-only preview) runs after
             check = partial(_both, check, lim.path_check)
         return self.envelope.motion_limits(lim, notes, check)
@@ -222,7 +217,8 @@ class EnvelopedBackend:
         """Check the target and limits, then delegate."""
         notes: list[str] = []
         target = self.envelope.pose(await self._in_workspace_frame(goal.target), notes)
-        goal = replace(goal, target=target, limits=await self._limits(goal.limits, notes))
+        goal = replace(goal, target=target,
+                       limits=await self._limits(goal.limits, notes, Slack.of(goal)))
         return self._noted(await self.inner.move_to_pose(goal, progress), notes)
 
     async def move_to_joints(self, goal: Any, progress: ProgressFn | None = None
@@ -239,8 +235,9 @@ class EnvelopedBackend:
         notes: list[str] = []
         points = []
         for i, wp in enumerate(goal.waypoints):
+            # a waypoint keeps the orientation the arm has: it gets a path sample's slack
             points.append(self.envelope.pose(await self._in_workspace_frame(wp), notes,
-                                             f'waypoint {i}'))
+                                             f'waypoint {i}', cone_slack_deg=Slack().angle_deg))
         goal = replace(goal, waypoints=points, min_fraction=max(
             goal.min_fraction, self.robot.limits.min_cartesian_fraction),
             limits=await self._limits(goal.limits, notes))

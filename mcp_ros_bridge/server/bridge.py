@@ -20,9 +20,11 @@ from mcp_ros_bridge.backends.port import RobotBackend
 from mcp_ros_bridge.catalog.listing import tool_entry
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
 from mcp_ros_bridge.catalog.prompts import load_prompts
+from mcp_ros_bridge.messages import t
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.calls import CallPipeline, CallSettings
 from mcp_ros_bridge.server.identity import client_connection
+from mcp_ros_bridge.server.live_config import check_live, describe, robot_changes
 from mcp_ros_bridge.server.resources import AgentResources
 import mcp_types as types
 
@@ -86,20 +88,46 @@ class BridgeServer:
         client_connection(ctx).exit_stack.callback(self._sessions.discard, session)
 
     async def install_catalog(self, catalog: Catalog) -> bool:
-        """Swap in a new catalog; notify clients when its content hash changed."""
+        """
+        Install a reloaded catalog: everything it changes at once, between motions, or nothing.
+
+        A robot.yaml change waits until no motion runs, then the catalog, the
+        envelope, the backend's settings and derived state change together and
+        the log says what changed; clients hear list_changed when the tools
+        changed. Raises :class:`ReloadRefused` (nothing applied) for a setting
+        that cannot change live. Returns whether anything changed.
+        """
         catalog = catalog.for_backend(self.backend.info.name)
-        if catalog.content_hash == self.catalog.content_hash:
+        if catalog.robot_hash != self.catalog.robot_hash:
+            check_live(robot_changes(self.catalog.robot, catalog.robot))
+            await self._between_motions()
+        changes = robot_changes(self.catalog.robot, catalog.robot)
+        tools_changed = catalog.content_hash != self.catalog.content_hash
+        if not changes and not tools_changed:
             return False
-        self.catalog = catalog
+        check_live(changes)
+        self.catalog = catalog  # no await from here on: one step for every call
         self.pipeline.set_catalog(catalog)
-        log.info('tool catalog changed (hash %s); notifying clients', catalog.content_hash)
+        if changes:
+            log.info('%s', t('reload_applied', changes=describe(changes)))
+        if tools_changed:
+            log.info('%s', t('reload_tools', hash=catalog.content_hash))
+            await self._notify_tools_changed()
+        return True
+
+    async def _between_motions(self) -> None:
+        arbiter = self.pipeline.arbiter
+        while arbiter.running is not None:
+            log.info('%s', t('reload_waits', tool=arbiter.running.tool))
+            await arbiter.wait_idle(3600.0)
+
+    async def _notify_tools_changed(self) -> None:
         await self.bus.publish(ToolsListChanged())
         for session in list(self._sessions):
             try:
                 await session.send_tool_list_changed()
             except Exception:  # noqa: BLE001 - a gone client must not stop the others
                 self._sessions.discard(session)
-        return True
 
     def close(self) -> None:
         """End subscription streams."""

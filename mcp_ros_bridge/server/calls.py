@@ -40,6 +40,7 @@ from mcp_ros_bridge.safety.idempotency import IdempotencyCache
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.identity import peer, RequestContext, requester_key, session_scope
+from mcp_ros_bridge.server.live_config import carry_over
 from mcp_ros_bridge.server.repeats import run_once
 from mcp_ros_bridge.server.stopped import note_where_stopped, stopped_result
 import mcp_types as types
@@ -81,9 +82,18 @@ class CallPipeline:
         self.set_catalog(catalog)
 
     def set_catalog(self, catalog: Catalog) -> None:
-        """Install a (re)loaded catalog; validators compile once per tool version."""
+        """
+        Install a (re)loaded catalog and everything derived from it, in one step.
+
+        The envelope, the backend's settings and the state kept for robot.yaml
+        (a tare taken against another gripper model) change together; call it
+        between motions. Validators compile once per tool version.
+        """
+        old: Catalog | None = getattr(self, 'catalog', None)
         self.catalog = catalog
         self.backend = EnvelopedBackend(self.raw_backend, catalog.robot)
+        if old is not None and old.robot_hash != catalog.robot_hash:
+            carry_over(old.robot, catalog.robot, self.raw_backend, self.shared)
         keep = {(t.name, catalog.content_hash) for t in catalog.tools}
         self._validators = {k: v for k, v in self._validators.items() if k in keep}
 

@@ -1,4 +1,10 @@
-"""Hot reload: watch the config files (and SIGHUP), re-validate, keep the last good catalog."""
+"""
+Hot reload: watch the config files (and SIGHUP), re-validate, keep the last good config.
+
+A reload is applied whole or not at all (``BridgeServer.install_catalog``): a
+file that does not load, or a robot.yaml change that cannot apply live, is
+logged and the last good config stays.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +17,8 @@ import signal
 from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.loader import Catalog, load_catalog, ROBOT_FILE, TOOLS_FILE
 from mcp_ros_bridge.catalog.yaml_lines import ConfigError
+from mcp_ros_bridge.messages import t
+from mcp_ros_bridge.server.live_config import ReloadRefused
 
 log = logging.getLogger('mcp_ros_bridge.reload')
 
@@ -47,12 +55,13 @@ class CatalogWatcher:
             # parsing and validation run in a worker thread: calls go on meanwhile
             catalog = await asyncio.to_thread(load_catalog, self.config_dir, self.lang,
                                               kinds=KINDS)
-        except ConfigError as exc:
+            installed = await self.install(catalog)
+        except (ConfigError, ReloadRefused) as exc:
             self.last_error = str(exc)
-            log.error('config reload failed, keeping the last good catalog: %s', exc)
+            log.error('%s', t('reload_failed', error=exc))
             return False
         self.last_error = None
-        return await self.install(catalog)
+        return installed
 
     def hook_sighup(self) -> None:
         """Reload on SIGHUP where the platform has it."""

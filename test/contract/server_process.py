@@ -29,11 +29,11 @@ LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'serve_recor
 PORT_LINE = re.compile(r'serving MCP over HTTP at http://([0-9.]+):(\d+)/mcp')
 
 
-def serve_argv(*flags: str, sim_speed: str = '0') -> list[str]:
+def serve_argv(*flags: str, sim_speed: str = '0', watch: bool = False) -> list[str]:
     """Return the argv (after the interpreter) that serves the bridge with ``flags``."""
     if SIM:
-        return ['-m', 'mcp_ros_bridge.cli', 'serve', '--sim-speed', sim_speed, '--no-watch',
-                *flags]
+        return ['-m', 'mcp_ros_bridge.cli', 'serve', '--sim-speed', sim_speed,
+                *([] if watch else ['--no-watch']), *flags]
     return [LAUNCHER, *flags]
 
 
@@ -46,7 +46,31 @@ def server_env(token: str | None) -> dict[str, str]:
     return env
 
 
-async def _drain(stream: Any, lines: list[str], port_found: anyio.Event,
+class LogLines(list[str]):
+    """The server's log lines as they arrive; :meth:`wait_for` waits for one (no polling)."""
+
+    def __init__(self) -> None:
+        """Start empty."""
+        super().__init__()
+        self._grew = anyio.Event()
+
+    def add(self, line: str) -> None:
+        """Append a line and wake the waiters."""
+        self.append(line)
+        grew, self._grew = self._grew, anyio.Event()
+        grew.set()
+
+    async def wait_for(self, text: str, start: int = 0) -> str:
+        """Return the first line from ``start`` on containing ``text``; the caller bounds it."""
+        while True:
+            grew = self._grew
+            found = [line for line in self[start:] if text in line]
+            if found:
+                return found[0]
+            await grew.wait()
+
+
+async def _drain(stream: Any, lines: LogLines, port_found: anyio.Event,
                  port: list[int]) -> None:
     buffer = b''
     async for chunk in stream:
@@ -54,7 +78,7 @@ async def _drain(stream: Any, lines: list[str], port_found: anyio.Event,
         while b'\n' in buffer:
             line, buffer = buffer.split(b'\n', 1)
             text = line.decode('utf-8', 'replace')
-            lines.append(text)
+            lines.add(text)
             m = PORT_LINE.search(text)
             if m and not port_found.is_set():
                 port.append(int(m.group(2)))
@@ -63,15 +87,15 @@ async def _drain(stream: Any, lines: list[str], port_found: anyio.Event,
 
 @asynccontextmanager
 async def http_server(token: str | None, host: str = '127.0.0.1', sim_speed: str = '0',
-                      flags: tuple[str, ...] = ()
-                      ) -> AsyncIterator[tuple[str, list[str]]]:
+                      flags: tuple[str, ...] = (), watch: bool = False
+                      ) -> AsyncIterator[tuple[str, LogLines]]:
     """Start the server over HTTP on a free port of ``host``; yield its URL and log lines."""
-    lines: list[str] = []
+    lines = LogLines()
     port: list[int] = []
     found = anyio.Event()
     process: Process = await anyio.open_process(
         [sys.executable, *serve_argv('--transport', 'http', '--host', host, '--port', '0',
-                                     *flags, sim_speed=sim_speed)],
+                                     *flags, sim_speed=sim_speed, watch=watch)],
         cwd=REPO, env=server_env(token))
     try:
         async with anyio.create_task_group() as tg:

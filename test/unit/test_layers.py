@@ -14,7 +14,7 @@ ROOT = Path(REPO) / PACKAGE
 
 # Bottom up; a module may import its own layer and the layers below it.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ('filters', 'geometry', 'messages'),
+    ('filters', 'geometry', 'inside', 'messages'),
     ('catalog',),
     ('backends',),
     ('capabilities',),

@@ -213,6 +213,11 @@ def m_velocity_over_limit(doc):
     props(doc, 'plan_trajectory')['velocity_scaling']['maximum'] = 0.9
 
 
+def m_joint_count(doc):
+    positions = props(doc, 'move_arm_joints')['positions']
+    positions['minItems'] = positions['maxItems'] = 8
+
+
 def m_position_outside(doc):
     props(doc, 'move_arm_to_pose')['position']['properties']['x']['maximum'] = 2.0
 
@@ -302,6 +307,8 @@ CASES = [
     ('robot-limits', 'error', 'plan_trajectory',
      'input.properties.waypoints.items.properties.z', m_waypoint_outside),
     ('robot-limits', 'error', 'release_object', 'input.properties.width_m', m_width_over_limit),
+    ('joint-count', 'error', 'move_arm_joints', 'input.properties.positions.maxItems',
+     m_joint_count),
     ('unknown-kind', 'error', 'stop_arm', 'kind', m_unknown_kind),
     ('kind-parameter', 'error', GRASP, 'input.properties.speed_mps', m_kind_parameter),
     ('robot-ref', 'error', GRASP, 'input.properties.force_n.maximum', m_robot_ref),
@@ -443,6 +450,7 @@ def test_robot_yaml_problem_is_one_finding_with_line(tmp_path):
 # The rules of the loader's pass (catalog/checks.py): what keeps a catalog from loading.
 LOAD_RULES = {'config-format', 'name-pattern', 'name-unique', 'unknown-kind', 'robot-ref',
               'schema-valid', 'schema-object', 'kind-parameter', 'kind-default', 'robot-limits',
+              'joint-count',
               'binding'}
 
 

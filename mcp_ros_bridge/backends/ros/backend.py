@@ -61,6 +61,13 @@ class RosBackend:
         """Return the running node's runtime for tests; None when not started."""
         return None if self._started is None else self._started.runtime
 
+    def reconfigure(self, config: RobotConfig) -> None:
+        """Use a reloaded robot.yaml from the next call on (names and topics never change)."""
+        self.config = config
+        if self._started is not None:
+            self._started.moveit.config = config
+            self._started.gripper.config = config
+
     async def start(self) -> None:
         """Start the node and its executor thread; subscribe to joint states and wrench."""
         if self._started is not None:

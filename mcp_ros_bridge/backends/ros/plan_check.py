@@ -17,6 +17,7 @@ from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, Pose
 from mcp_ros_bridge.catalog.robot import RobotConfig
+from mcp_ros_bridge.inside import outside_interval, TowardInside
 from mcp_ros_bridge.messages import t
 
 SPEED_MARGIN = 1.02  # retime a little below the cap, not onto it
@@ -45,11 +46,18 @@ def samples(config: RobotConfig, trajectory: dict[str, Any]
 
 def check_joint_limits(config: RobotConfig, times: Sequence[float],
                        rows: Sequence[Sequence[float]]) -> None:
-    """Refuse a plan with any sample beyond a joint's limits less the configured margin."""
+    """
+    Refuse a plan with a sample beyond a joint's limits less the margin, unless on the way in.
+
+    A joint that starts outside the margin (the first row is where the arm is)
+    may only come closer to it with every sample (:class:`TowardInside`).
+    """
     margin = config.limits.joint_limit_margin_rad
+    rules = [TowardInside() for _ in config.arm_joints]
     for k, row in enumerate(rows):
-        for name, q, (lo, hi) in zip(config.arm_joints, row, config.arm_position_limits):
-            if not lo + margin <= q <= hi - margin:
+        for name, q, (lo, hi), rule in zip(config.arm_joints, row, config.arm_position_limits,
+                                           rules):
+            if not rule.admit(outside_interval(q, lo + margin, hi - margin)):
                 raise BackendError(
                     'LIMIT_EXCEEDED', t('plan_joint_limit', name=name, q=q, t=times[k], k=k + 1,
                                         n=len(rows), lo=lo + margin, hi=hi - margin),

@@ -40,7 +40,7 @@ from .execution import Runner
 from .frames import express, frame_in_world, to_world
 from .grip_watch import ReadGripper
 from .gripper import Grasp, Release
-from .mjcf import ARM_JOINTS, CAMERAS, FINGER_JOINTS, OBJECTS
+from .mjcf import ARM_JOINTS, CAMERAS, FINGER_JOINTS, OBJECTS, Q_MAX, Q_MIN
 from .motion import ArmMotion, ArmRun
 from .planning import Planner
 from .render import MAX_H, MAX_W, SceneRenderer
@@ -71,6 +71,13 @@ class SimBackend(Runner):
         self.renderer: SceneRenderer | None = None
         self._view_data = mujoco.MjData(w.model)
         self._started = False
+
+    def reconfigure(self, config: RobotConfig) -> None:
+        """Use a reloaded robot.yaml from the next call on (only what may change live)."""
+        self.config = config
+        kin, margin = self.planner.kin, config.limits.joint_limit_margin_rad
+        kin.lo, kin.hi = np.array(Q_MIN) + margin, np.array(Q_MAX) - margin
+        self.planner.home = np.array(config.home, dtype=float)
 
     async def start(self) -> None:
         """Settle the scene and start stepping."""
