@@ -101,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, OSError, ImportError) as exc:
         print(f'mcp-ros-bridge: {exc}', file=sys.stderr)
     except BackendError as exc:  # e.g. the end effector link is no link of the robot
-        print(f'mcp-ros-bridge: {exc}. {exc.advice}', file=sys.stderr)
+        from mcp_ros_bridge.server.app import failure_line
+        print(failure_line(exc), file=sys.stderr)
     except KeyboardInterrupt:
         return 130
     return 2

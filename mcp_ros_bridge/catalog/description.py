@@ -41,7 +41,7 @@ class Joint:
     @property
     def movable(self) -> bool:
         """Return True for a joint that moves on its own (not fixed, not a mimic)."""
-        return self.type in MOVABLE and not self.mimic
+        return self.kind in MOVABLE and not self.mimic
 
 
 @dataclass(frozen=True)
