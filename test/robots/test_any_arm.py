@@ -35,7 +35,7 @@ def _cli(*argv: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_init_from_the_cli_writes_a_config_that_lints_clean(arm, tmp_path):
-    urdf, srdf, count = arm_files(arm)
+    urdf, srdf, _ = arm_files(arm)
     out = str(tmp_path / 'cfg')
     init = _cli('init', '--urdf', urdf, *(['--srdf', srdf] if srdf else []), '--out', out)
     assert init.returncode == 0, init.stderr
@@ -51,7 +51,8 @@ def test_tools_list_is_generated_from_the_description(arm_config):
     config, arm, count = arm_config
     catalog = load_catalog(config, kinds=KINDS)
     robot = catalog.robot
-    urdf = parse_urdf(open(arm_files(arm)[0], encoding='utf-8').read())
+    with open(arm_files(arm)[0], encoding='utf-8') as f:
+        urdf = parse_urdf(f.read())
     assert len(robot.arm_joints) == count
     positions = catalog.get('move_arm_joints').input_schema['properties']['positions']
     assert positions['minItems'] == positions['maxItems'] == count

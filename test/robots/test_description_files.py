@@ -84,10 +84,12 @@ def test_a_posture_outside_the_limits_is_refused(tmp_path):
 
 def test_srdf_groups_states_and_effectors_of_a_real_arm():
     urdf_path, srdf_path, _ = arm_files('panda')
-    srdf = parse_srdf(open(srdf_path, encoding='utf-8').read())
+    with open(srdf_path, encoding='utf-8') as f:
+        srdf = parse_srdf(f.read())
     assert {g.name for g in srdf.groups} >= {'arm', 'hand'}
     from mcp_ros_bridge.catalog.arm_model import arm_model
-    model = arm_model(parse_urdf(open(urdf_path, encoding='utf-8').read()), srdf)
+    with open(urdf_path, encoding='utf-8') as f:
+        model = arm_model(parse_urdf(f.read()), srdf)
     assert model.group == 'arm' and model.tip_link == 'panda_hand_tcp'
     assert [j.name for j in model.gripper_joints] == ['panda_finger_joint1',
                                                        'panda_finger_joint2']
