@@ -1,4 +1,4 @@
-"""Command line: ``mcp-ros-bridge serve | tools | lint | demo``."""
+"""Command line: ``mcp-ros-bridge serve | tools | lint | init | demo``."""
 
 from __future__ import annotations
 
@@ -32,6 +32,13 @@ def _parser() -> argparse.ArgumentParser:
     lint = sub.add_parser('lint', help='check the tool catalog (every language)')
     lint.add_argument('config', nargs='?', default='')
     lint.add_argument('--json', action='store_true')
+    init = sub.add_parser('init', help='write a config directory from a URDF (and SRDF)')
+    init.add_argument('--urdf', required=True, help='the robot description (expanded xacro)')
+    init.add_argument('--srdf', default='', help='the semantic description (MoveIt config)')
+    init.add_argument('--group', default='', help='the planning group (default: the largest)')
+    init.add_argument('--tip', default='', help='the link motions command (default: the tip)')
+    init.add_argument('--out', required=True, help='the directory to write robot.yaml into')
+    init.add_argument('--force', action='store_true', help='overwrite an existing robot.yaml')
     d = sub.add_parser('demo', help='pick-and-place on the simulation through a real MCP client')
     d.add_argument('--sim-speed', type=float, default=1.0)
     d.add_argument('--image', default='demo_scene.png', help='where to save the final image')
@@ -56,6 +63,16 @@ def _tools(config_dir: str, lang: str, backend: str) -> int:
     return 0
 
 
+def _init(args: argparse.Namespace) -> int:
+    from mcp_ros_bridge.catalog.init_config import write_config
+    todo = write_config(args.out, args.urdf, args.srdf, args.group, args.tip, args.force)
+    print(f'wrote {args.out}/robot.yaml (tools.yaml and prompts.yaml: the shipped ones)')
+    for line in todo:
+        print(f'  check: {line}')
+    print(f'next: mcp-ros-bridge lint {args.out}, then mcp-ros-bridge serve --config {args.out}')
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; errors are one clear line on stderr and a non-zero status."""
     args = _parser().parse_args(argv)
@@ -70,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
             from mcp_ros_bridge.catalog.linter import main as lint_main
             json_flag = ['--json'] if args.json else []
             return lint_main([args.config, '--lang', args.lang] + json_flag, KINDS)
+        if args.command == 'init':
+            return _init(args)
         if args.command == 'demo':
             from mcp_ros_bridge.demo import run_demo
             return asyncio.run(run_demo(args.sim_speed, args.image, lang=args.lang))
@@ -82,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, OSError, ImportError) as exc:
         print(f'mcp-ros-bridge: {exc}', file=sys.stderr)
     except BackendError as exc:  # e.g. the end effector link is no link of the robot
-        print(f'mcp-ros-bridge: {exc}. {exc.advice}', file=sys.stderr)
+        from mcp_ros_bridge.server.app import failure_line
+        print(failure_line(exc), file=sys.stderr)
     except KeyboardInterrupt:
         return 130
     return 2

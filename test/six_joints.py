@@ -33,20 +33,25 @@ def six_joint_robot() -> str:
                     '    - [-0.0175, 3.7525]\n')
 
 
-def _without_seventh_item(text: str) -> str:
-    """Drop the five lines of move_arm_joints' prefixItems entry for panda_joint7."""
-    lines = text.splitlines(keepends=True)
-    first = [i for i, line in enumerate(lines) if 'en: panda_joint7 (rad).' in line]
-    assert len(first) == 1
-    return ''.join(lines[:first[0]] + lines[first[0] + 5:])
+ARM_JOINTS = ('          $arm_joints: {}          # one bounded number per arm joint, in chain '
+              'order\n')
+
+
+def _item(i: int) -> str:
+    """Return one prefixItems entry written out, bounded by the limits less the margin."""
+    margin = '{$robot: limits.joint_limit_margin_rad'
+    return (f'            - {{type: number, description: {{en: panda_joint{i + 1} (rad).}},\n'
+            f'               minimum: {{$robot: joints.position_limits.{i}.0,\n'
+            f'                         offset: {margin}}}}},\n'
+            f'               maximum: {{$robot: joints.position_limits.{i}.1,\n'
+            f'                         offset: {margin}, scale: -1}}}}}}\n')
 
 
 def six_joint_tools(count: int = 6) -> str:
-    """Return tools.yaml with six bounded prefixItems and ``count`` as minItems and maxItems."""
-    text = _without_seventh_item(_read('tools.yaml'))
-    text = _replace(text, '[[0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785]]',
-                    '[[0.0, -0.785, 0.0, -2.356, 0.0, 1.571]]')
-    return _replace(text, COUNT, COUNT.replace('7', str(count)))
+    """Return tools.yaml with six bounded prefixItems written out, ``count`` min/maxItems."""
+    items = ''.join(_item(i) for i in range(6))
+    return _replace(_read('tools.yaml'), ARM_JOINTS,
+                    COUNT.replace('7', str(count)) + '          prefixItems:\n' + items)
 
 
 def write_six_joint_config(directory: str, *, tools_fixed: bool) -> str:

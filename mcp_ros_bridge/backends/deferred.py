@@ -101,12 +101,19 @@ async def _start(backend: RobotBackend) -> None:
     await backend.start()
 
 
-async def serve_while_starting(backend: DeferredBackend, serving: Awaitable[None]) -> None:
+SERVE_STOP_S = 2.0  # how long a failed start waits for serving to end once cancelled
+
+
+async def serve_while_starting(backend: DeferredBackend, serving: Awaitable[None],
+                               stuck: Callable[[BaseException], None] | None = None) -> None:
     """
     Run ``serving`` while ``backend`` starts; a failed start stops serving and is raised.
 
     A start in progress is never cancelled (a half-started ROS node could not be
-    shut down in order): when serving ends first, the start is awaited.
+    shut down in order): when serving ends first, the start is awaited. Serving
+    that does not end within :data:`SERVE_STOP_S` of a failed start (a stdio
+    server blocked reading an open stdin) is handed to ``stuck`` with the failure,
+    which must end the process: the client then sees EOF instead of a hang.
     """
     start = asyncio.ensure_future(backend.start())
     serve = asyncio.ensure_future(serving)
@@ -114,6 +121,10 @@ async def serve_while_starting(backend: DeferredBackend, serving: Awaitable[None
         await asyncio.wait({start, serve}, return_when=asyncio.FIRST_COMPLETED)
         failure = start.exception() if start.done() and not start.cancelled() else None
         if failure is not None:
+            serve.cancel()
+            await asyncio.wait({serve}, timeout=SERVE_STOP_S)
+            if not serve.done() and stuck is not None:
+                stuck(failure)
             raise failure
         await serve
     finally:

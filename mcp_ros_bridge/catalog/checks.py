@@ -10,19 +10,21 @@ only when the checks it depends on passed, so nothing is reported twice.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-import os
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from mcp_ros_bridge.catalog.bindings import Binding, build_binding, GraspBinding
 from mcp_ros_bridge.catalog.defaults import fill_defaults
+from mcp_ros_bridge.catalog.described import merge_description
 from mcp_ros_bridge.catalog.format_check import first_error, schema_problems
 from mcp_ros_bridge.catalog.kinds import KindRegistry, KindShape, unfilled
 from mcp_ros_bridge.catalog.language import localize_schema
 from mcp_ros_bridge.catalog.limit_checks import check_joint_count, check_limits
 from mcp_ros_bridge.catalog.lint_model import Finding, MCP_NAME, Report
+from mcp_ros_bridge.catalog.placeholders import (fill_placeholders, text_values,
+                                                 unknown_placeholders)
 from mcp_ros_bridge.catalog.references import resolve_refs
-from mcp_ros_bridge.catalog.robot import RobotConfig
+from mcp_ros_bridge.catalog.robot import config_path, RobotConfig
 from mcp_ros_bridge.catalog.robot_checks import robot_problems
 from mcp_ros_bridge.catalog.schemas import (BINDING_SCHEMAS, ROBOT_SCHEMA, TOOL_SCHEMA,
                                             TOOLS_SCHEMA)
@@ -74,8 +76,8 @@ class Checked:
 
 
 def read_config_file(config_dir: str, name: str) -> LoadedYaml:
-    """Read and parse one config file, keeping line numbers."""
-    path = os.path.join(config_dir, name)
+    """Read and parse one config file (tools and prompts: the shipped ones when absent)."""
+    path = config_path(config_dir, name)
     try:
         with open(path, encoding='utf-8') as f:
             text = f.read(MAX_CHARS + 1)  # load_yaml refuses what is longer
@@ -100,9 +102,14 @@ def check_robot(config_dir: str) -> Checked:
     doc = _read(checked, config_dir, ROBOT_FILE)
     if doc is None:
         return checked
+    merged, disagreements, notes = merge_description(config_dir, doc.data)
+    doc = LoadedYaml(doc.file, merged, doc.lines)  # references see the description's facts
     report = Report(doc, checked.items)
-    problems = (schema_problems(doc, ROBOT_SCHEMA, 'robot.yaml')
-                or robot_problems(fill_defaults(ROBOT_SCHEMA, doc.data)))
+    for note in notes:
+        report.add('description-note', '', (), ('description',), note,
+                   'check it on the robot; robot.yaml may narrow what the description says')
+    problems = disagreements or (schema_problems(doc, ROBOT_SCHEMA, 'robot.yaml')
+                                 or robot_problems(fill_defaults(ROBOT_SCHEMA, doc.data)))
     for path, message in problems:
         report.add('config-load', '', (), path, message, _LOAD_FIX)
     if not problems:
@@ -168,6 +175,13 @@ def _check_tool(report: Report, i: int, raw: dict[str, Any], robot: RobotConfig,
                 robot_doc: LoadedYaml, kinds: KindRegistry) -> CheckedTool | None:
     """Check one format-valid tool; return it once its input is a valid JSON Schema."""
     name, base, before = raw['name'], ('tools', i), len(report.items)
+    values = text_values(robot)
+    unknown = sorted(set(unknown_placeholders(raw, values)))
+    if unknown:
+        report.add('text-placeholder', name, base, (), f'unknown placeholder(s) '
+                   f"{', '.join('${' + u + '}' for u in unknown)}",
+                   f"use one of {', '.join('${' + k + '}' for k in values)}")
+    raw = fill_placeholders(raw, values)
     kind = kinds.get(raw['kind'])
     if kind is None:
         report.add('unknown-kind', name, base, ('kind',), f"unknown kind {raw['kind']!r}; "

@@ -63,6 +63,9 @@ class Rule:
 
 RULES: dict[str, Rule] = {r.rule_id: r for r in (
     Rule('config-load', 'error', 'robot.yaml and tools.yaml load (syntax, format, semantics)'),
+    Rule('description-note', 'warning', 'what the robot description leaves to check by hand '
+         '(SRDF states outside the limits, continuous joints, no planning group)'),
+    Rule('text-placeholder', 'error', 'every ${name} in a text is a known robot fact'),
     Rule('config-format', 'error', 'tools.yaml follows its JSON Schema format'),
     Rule('unknown-kind', 'error', 'kind names a built-in capability kind'),
     Rule('kind-parameter', 'error', 'every top-level parameter is one the kind uses'),

@@ -22,7 +22,10 @@ from mcp_ros_bridge.catalog.lint_languages import check_languages
 from mcp_ros_bridge.catalog.lint_model import Finding, Report, RULES
 from mcp_ros_bridge.catalog.listing import tool_entry
 from mcp_ros_bridge.catalog.loader import tool_spec
+from mcp_ros_bridge.catalog.placeholders import text_values
+from mcp_ros_bridge.catalog.prompts import load_prompts
 from mcp_ros_bridge.catalog.robot import default_config_dir
+from mcp_ros_bridge.catalog.yaml_lines import ConfigError, format_path
 
 
 def _advise(report: Report, tool: CheckedTool) -> None:
@@ -35,6 +38,18 @@ def _advise(report: Report, tool: CheckedTool) -> None:
     rules.check_structure(report, i, name, schema)
     portability.check_portable(report, i, name, schema)
     rules.check_parameters(report, i, name, schema)
+
+
+def _check_prompts(report: Report, config_dir: str, values: dict[str, str]) -> None:
+    """Report a prompts.yaml that does not load (format, YAML, unknown placeholders)."""
+    for lang in LANGS:
+        try:
+            load_prompts(config_dir, lang, values)
+        except ConfigError as exc:
+            report.items.append((Finding('config-load', 'error', '', format_path(exc.path),
+                                         exc.file, exc.line, exc.problem,
+                                         'fix prompts.yaml at that line so it loads'), exc.path))
+            return
 
 
 def lint_config(config_dir: str, kinds: KindRegistry, lang: str = 'en') -> list[Finding]:
@@ -50,6 +65,8 @@ def lint_config(config_dir: str, kinds: KindRegistry, lang: str = 'en') -> list[
     report = Report(checked.doc, checked.items)
     for tool in checked.tools:
         _advise(report, tool)
+    if checked.robot is not None:
+        _check_prompts(report, config_dir, text_values(checked.robot))
     loading = [t for t in checked.tools if t.loads]
     by_lang = {k: [tool_entry(tool_spec(t, k)) for t in loading] for k in LANGS}
     data = checked.doc.data

@@ -15,6 +15,8 @@ from typing import Any
 from mcp_ros_bridge.catalog.checks import read_config_file
 from mcp_ros_bridge.catalog.format_check import raise_problems, schema_problems
 from mcp_ros_bridge.catalog.language import pick_text
+from mcp_ros_bridge.catalog.placeholders import fill_placeholders, unknown_placeholders
+from mcp_ros_bridge.catalog.robot import config_path
 from mcp_ros_bridge.catalog.schemas import _obj, TEXT
 
 PROMPTS_FILE = 'prompts.yaml'
@@ -67,12 +69,21 @@ def _verbatim(text: Any, lang: str) -> str:
     return (text if isinstance(text, str) else str(text.get(lang) or text['en'])).strip()
 
 
-def load_prompts(config_dir: str, lang: str = 'en') -> tuple[PromptSpec, ...]:
-    """Load ``prompts.yaml`` (none when the file is absent); raise ConfigError when invalid."""
-    if not os.path.isfile(os.path.join(config_dir, PROMPTS_FILE)):
+def load_prompts(config_dir: str, lang: str = 'en',
+                 values: dict[str, str] | None = None) -> tuple[PromptSpec, ...]:
+    """
+    Load ``prompts.yaml`` (the shipped one when absent; none if neither exists).
+
+    ``values`` fill the ``${name}`` robot facts in its texts. Raise ConfigError when invalid.
+    """
+    if not os.path.isfile(config_path(config_dir, PROMPTS_FILE)):
         return ()
     doc = read_config_file(config_dir, PROMPTS_FILE)
     raise_problems(doc, schema_problems(doc, PROMPTS_SCHEMA, 'prompts.yaml'))
+    unknown = sorted(set(unknown_placeholders(doc.data, values or {})))
+    if values is not None and unknown:
+        raise doc.error(('prompts',), f'unknown placeholder(s) {unknown}; known: {sorted(values)}')
+    doc.data = fill_placeholders(doc.data, values or {})
     return tuple(PromptSpec(
         p['name'], pick_text(p['title'], lang), pick_text(p['description'], lang),
         tuple(PromptArg(a['name'], pick_text(a['description'], lang), a['required'])

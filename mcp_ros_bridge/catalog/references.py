@@ -13,6 +13,21 @@ def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+def arm_joint_array(robot: Mapping[str, Any]) -> dict[str, Any]:
+    """
+    Return the schema of one target per arm joint (``{$arm_joints: {}}``), in chain order.
+
+    Exactly one number per joint of ``joints.arm``, each bounded by that
+    joint's position limits less ``limits.joint_limit_margin_rad``.
+    """
+    joints, margin = robot['joints'], robot['limits']['joint_limit_margin_rad']
+    items = [{'type': 'number', 'description': {'en': f'{name} (rad).', 'zh': f'关节 {name} (rad)。'},
+              'minimum': round(lo + margin, 12), 'maximum': round(hi - margin, 12)}
+             for name, (lo, hi) in zip(joints['arm'], joints['position_limits'])]
+    return {'type': 'array', 'minItems': len(items), 'maxItems': len(items),
+            'prefixItems': items}
+
+
 def resolve_refs(node: Any, robot: Mapping[str, Any], doc: LoadedYaml,
                  path: tuple[Any, ...]) -> Any:
     """
@@ -23,6 +38,9 @@ def resolve_refs(node: Any, robot: Mapping[str, Any], doc: LoadedYaml,
     configured safety margin; ``keys: true`` gives a mapping's keys (an enum).
     """
     if isinstance(node, dict):
+        if '$arm_joints' in node:
+            rest = {k: v for k, v in node.items() if k != '$arm_joints'}
+            return arm_joint_array(robot) | resolve_refs(rest, robot, doc, path)
         if '$robot' in node:
             ref = node['$robot']
             extra = set(node) - {'$robot', 'scale', 'offset', 'keys'}

@@ -131,6 +131,18 @@ def _xyz(values: Sequence[float]) -> tuple[float, float, float]:
     return x, y, z
 
 
+SHARED_FILES = ('tools.yaml', 'prompts.yaml')  # the shipped ones serve a dir without its own
+
+
+def config_path(config_dir: str, name: str) -> str:
+    """Return config file ``name`` in ``config_dir``; tools and prompts default to the shipped."""
+    import os
+    path = os.path.join(config_dir, name)
+    if name in SHARED_FILES and not os.path.isfile(path):
+        return os.path.join(default_config_dir(), name)
+    return path
+
+
 def default_config_dir() -> str:
     """Return the shipped ``config/`` directory (source tree or installed share)."""
     import os

@@ -35,4 +35,12 @@ def robot_problems(data: dict[str, Any]) -> list[Problem]:
     for i, (lo, hi) in enumerate(limits):
         if lo >= hi:
             problems.append((('joints', 'position_limits', i), f'min {lo} is not below max {hi}'))
+    margin = lim['joint_limit_margin_rad']
+    for name, posture in joints['postures'].items():
+        outside = [f'{joint}={v:g} not in [{lo + margin:g}, {hi - margin:g}]'
+                   for joint, v, (lo, hi) in zip(joints['arm'], posture, limits)
+                   if not lo + margin <= v <= hi - margin]
+        if outside and len(posture) == len(limits):
+            problems.append((('joints', 'postures', name), (
+                f"posture {name!r} is outside the limits less the margin: {'; '.join(outside)}")))
     return problems

@@ -14,12 +14,13 @@ from contextlib import AsyncExitStack
 import logging
 import os
 import socket
+import sys
 
 import anyio
 from mcp.server.stdio import stdio_server
 from mcp_ros_bridge.backends.deferred import DeferredBackend, serve_while_starting
 from mcp_ros_bridge.backends.factory import make_backend
-from mcp_ros_bridge.backends.port import RobotBackend
+from mcp_ros_bridge.backends.port import BackendError, RobotBackend
 from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.loader import Catalog, load_catalog
 from mcp_ros_bridge.catalog.robot import default_config_dir
@@ -140,7 +141,11 @@ async def _serve(options: ServeOptions, backend: RobotBackend | None,
         serving = _serve_http(bridge, options) if options.transport == 'http' \
             else _serve_stdio(bridge)
         if isinstance(backend, DeferredBackend):
-            await serve_while_starting(backend, serving)
+            def stuck(failure: BaseException) -> None:  # stdio blocked reading an open stdin
+                bridge.pipeline.audit.close()
+                print(failure_line(failure), file=sys.stderr, flush=True)
+                os._exit(2)  # nothing started that needs stopping; the client sees EOF
+            await serve_while_starting(backend, serving, stuck)
         else:
             await serving
 
@@ -153,6 +158,13 @@ async def _serve_stdio(bridge: BridgeServer) -> None:
 
 _DISCONNECTS = (BrokenPipeError, ConnectionResetError, anyio.BrokenResourceError,
                 anyio.ClosedResourceError)
+
+
+def failure_line(exc: BaseException) -> str:
+    """Return the one line the entry points print for a failure that ends the server."""
+    if isinstance(exc, BackendError):
+        return f'mcp-ros-bridge: {exc}. {exc.advice}'
+    return f'mcp-ros-bridge: {exc}'
 
 
 def disconnect_cause(exc: BaseException) -> BaseException | None:

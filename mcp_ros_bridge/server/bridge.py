@@ -19,6 +19,7 @@ from mcp_ros_bridge import __version__
 from mcp_ros_bridge.backends.port import RobotBackend
 from mcp_ros_bridge.catalog.listing import tool_entry
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
+from mcp_ros_bridge.catalog.placeholders import text_values
 from mcp_ros_bridge.catalog.prompts import load_prompts
 from mcp_ros_bridge.messages import t
 from mcp_ros_bridge.server.audit import AuditLog
@@ -66,7 +67,8 @@ class BridgeServer:
         self.bus = InMemorySubscriptionBus()
         self.listen = ListenHandler(self.bus)
         self._sessions: set[Any] = set()
-        extras = AgentResources(lambda: self.catalog, load_prompts(catalog.config_dir, lang))
+        prompts = load_prompts(catalog.config_dir, lang, text_values(catalog.robot))
+        extras = AgentResources(lambda: self.catalog, prompts)
         self.server = _BridgeSdkServer(
             'mcp_ros_bridge', version=__version__, title='MCP ROS bridge',
             instructions=INSTRUCTIONS, on_list_tools=self._list_tools,

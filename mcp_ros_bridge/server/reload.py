@@ -16,6 +16,7 @@ import signal
 
 from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.loader import Catalog, load_catalog, ROBOT_FILE, TOOLS_FILE
+from mcp_ros_bridge.catalog.robot import config_path
 from mcp_ros_bridge.catalog.yaml_lines import ConfigError
 from mcp_ros_bridge.messages import t
 from mcp_ros_bridge.server.live_config import ReloadRefused
@@ -27,7 +28,7 @@ def _stamp(config_dir: str) -> tuple[tuple[float, int], ...]:
     out = []
     for name in (ROBOT_FILE, TOOLS_FILE):
         try:
-            st = os.stat(os.path.join(config_dir, name))
+            st = os.stat(config_path(config_dir, name))
             out.append((st.st_mtime, st.st_size))
         except OSError:
             out.append((0.0, -1))

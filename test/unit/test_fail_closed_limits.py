@@ -46,8 +46,11 @@ def test_serve_refuses_to_start_without_position_limits(tmp_path):
 @pytest.mark.parametrize('old,new,where', [
     ('maximum: {$robot: limits.max_velocity_scaling}', 'maximum: 0.9', 'velocity_scaling'),
     ('maximum: {$robot: gripper.max_force_n}', 'maximum: 300', 'force_n'),
-    ('maximum: {$robot: joints.position_limits.0.1,',
-     'maximum: {$robot: joints.position_limits.0.1, scale: 1.2,', 'panda_joint1 bounds'),
+    ('$arm_joints: {}          #', 'minItems: 7\n          maxItems: 7\n          prefixItems:\n'
+     + ''.join(f'            - {{type: number, description: {{en: joint {i} (rad).}}, '
+               f'minimum: -2.8, maximum: {3.5 if i == 1 else 2.8}}}\n' for i in range(1, 8))
+     + '          #',
+     'panda_joint1 bounds'),
 ])
 def test_tool_bounds_wider_than_the_robot_limits_are_refused(tmp_path, old, new, where):
     """Publishing a range the robot refuses misleads the model: the loader refuses it."""

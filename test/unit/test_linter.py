@@ -150,7 +150,12 @@ def m_numeric_unit(doc):
 
 
 def m_numeric_unit_item(doc):
-    props(doc, 'move_arm_joints')['positions']['prefixItems'][0]['description'] = 'Joint 1.'
+    positions = props(doc, 'move_arm_joints')['positions']
+    del positions['$arm_joints']  # written out, the first item without its unit
+    home = (0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785)
+    positions.update(minItems=7, maxItems=7, prefixItems=[
+        {'type': 'number', 'description': 'Joint 1.' if i == 0 else f'joint {i + 1} (rad).',
+         'minimum': v - 0.01, 'maximum': v + 0.01} for i, v in enumerate(home)])
 
 
 def m_numeric_bounds(doc):
@@ -189,6 +194,10 @@ def m_list_budget(doc):
     pose = tool(doc, 'move_arm_to_pose')
     for i in range(20 - len(doc['tools'])):
         doc['tools'].append(dict(copy.deepcopy(pose), name=f'move_arm_to_pose_{i}'))
+
+
+def m_unknown_placeholder(doc):
+    tool(doc, 'stop_arm')['description']['en'] += ' The arm ${arm_name} holds.'
 
 
 def m_portable_schema(doc):
@@ -315,6 +324,7 @@ CASES = [
     ('config-format', 'error', 'stop_arm', 'version', m_config_format),
     ('kind-default', 'error', 'read_ft_sensor', 'input.properties.window', m_kind_default),
     ('binding', 'error', 'plan_trajectory', 'binding', m_binding),
+    ('text-placeholder', 'error', 'stop_arm', '', m_unknown_placeholder),
 ]
 
 
@@ -348,7 +358,8 @@ def test_rule_fires_on_bad_example(tmp_path, rule, severity, tool_name, path, mu
 
 
 def test_every_rule_has_a_failing_fixture():
-    fired = {c[0] for c in CASES} | {'config-load', 'token-estimate'}
+    # description-note fires on a robot description: test/unit/test_description.py
+    fired = {c[0] for c in CASES} | {'config-load', 'token-estimate', 'description-note'}
     assert fired == set(RULES)
 
 
@@ -450,8 +461,7 @@ def test_robot_yaml_problem_is_one_finding_with_line(tmp_path):
 # The rules of the loader's pass (catalog/checks.py): what keeps a catalog from loading.
 LOAD_RULES = {'config-format', 'name-pattern', 'name-unique', 'unknown-kind', 'robot-ref',
               'schema-valid', 'schema-object', 'kind-parameter', 'kind-default', 'robot-limits',
-              'joint-count',
-              'binding'}
+              'joint-count', 'binding', 'text-placeholder'}
 
 
 @pytest.mark.parametrize('rule,severity,tool_name,path,mutate', CASES,

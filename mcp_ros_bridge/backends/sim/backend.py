@@ -60,6 +60,12 @@ class SimBackend(Runner):
     def __init__(self, config: RobotConfig, *, speed: float = 1.0, seed: int = 0,
                  ft_noise_n: float = 0.05, ft_noise_nm: float = 0.002) -> None:
         """Build the world; ``speed`` 1.0 is real time, 0 or inf as fast as possible."""
+        if tuple(config.arm_joints) != ARM_JOINTS:
+            arm = config.arm_joints
+            raise BackendError('UNSUPPORTED', t(
+                'sim_other_arm', sim_count=len(ARM_JOINTS), sim_first=ARM_JOINTS[0],
+                sim_last=ARM_JOINTS[-1], robot=config.robot, count=len(arm), first=arm[0],
+                last=arm[-1]), advice=t('sim_other_arm_fix'))
         self.config = config
         self.world = World(speed=speed, seed=seed, ft_noise_n=ft_noise_n,
                            ft_noise_nm=ft_noise_nm, home=config.home)

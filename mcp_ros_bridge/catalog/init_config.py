@@ -1,0 +1,174 @@
+"""
+``mcp-ros-bridge init``: a commented config directory from a robot's URDF and SRDF.
+
+It writes ``robot.yaml`` with ``description:`` pointing at the files (the arm
+joints, limits, gripper joints, group and postures are read from them at
+every start, never copied), the frames it can read, a workspace box from the
+arm's reach, and the settings no description holds, each marked ``CHECK``
+where it is a guess. The shipped ``tools.yaml`` and ``prompts.yaml`` serve it
+unchanged. It returns what it could not read, to be said once.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+from mcp_ros_bridge.catalog.arm_model import ArmModel
+from mcp_ros_bridge.catalog.described import read_description
+from mcp_ros_bridge.catalog.description import Urdf
+import numpy as np
+from transforms3d.axangles import axangle2mat
+from transforms3d.euler import euler2mat
+
+FORCE_RANGE_N = (5.0, 30.0)   # a typical parallel gripper's usable grip force range
+UNKNOWN_WIDTH_M = 0.085       # a common 2-finger stroke, used when no prismatic finger says it
+MARGIN_RAD = 0.02             # limits.joint_limit_margin_rad written
+NO_POSTURES = '  postures: {}  # the SRDF states, home included, are read from the description\n'
+
+
+def tip_extent(urdf: Urdf, model: ArmModel, samples: int = 4000,
+               seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Return the min and max tip position (base frame) over random joint positions (FK)."""
+    chain = urdf.chain(model.base_link, model.tip_link)
+    limits = {j.name: (j.lower, j.upper) for j in model.joints}
+    rng = np.random.default_rng(seed)
+    tips = np.empty((samples, 3))
+    for k in range(samples):
+        pose = np.eye(4)
+        for joint in chain:
+            step = np.eye(4)
+            step[:3, :3] = euler2mat(*joint.origin_rpy, 'sxyz')
+            step[:3, 3] = joint.origin_xyz
+            pose = pose @ step
+            if joint.name in limits:
+                q = rng.uniform(*limits[joint.name])
+                move = np.eye(4)
+                if joint.kind == 'prismatic':
+                    move[:3, 3] = np.multiply(joint.axis, q)
+                else:
+                    move[:3, :3] = axangle2mat(joint.axis, q)
+                pose = pose @ move
+        tips[k] = pose[:3, 3]
+    return tips.min(axis=0), tips.max(axis=0)
+
+
+def _gripper_width(model: ArmModel) -> tuple[float, bool]:
+    """Return the open finger gap (m) and whether the description gave it."""
+    prismatic = [j for j in model.gripper_joints if j.kind == 'prismatic' and j.upper]
+    if not prismatic:
+        return UNKNOWN_WIDTH_M, False
+    fingers = [j for j in prismatic if not j.mimic] or prismatic
+    per_finger = max(float(j.upper or 0.0) for j in fingers)
+    return round(per_finger * (2 if len(prismatic) >= 2 else 1), 6), True
+
+
+def _inside(model: ArmModel, values: tuple[float, ...] | list[float]) -> bool:
+    return all(j.lower + MARGIN_RAD <= v <= j.upper - MARGIN_RAD
+               for j, v in zip(model.joints, values))
+
+
+def _home(model: ArmModel) -> tuple[list[float], str]:
+    """Return the home posture (inside the limits less the margin) and where it came from."""
+    named = sorted(model.postures, key=lambda n: n not in ('home', 'ready', 'default'))
+    for name in named:
+        if _inside(model, model.postures[name]):
+            return list(model.postures[name]), f'SRDF state {name!r}'
+    home = [min(max(0.0, j.lower + MARGIN_RAD), j.upper - MARGIN_RAD) for j in model.joints]
+    return home, 'zeros moved inside the limits (CHECK: a safe start posture)'
+
+
+def render_robot_yaml(model: ArmModel, urdf: str, srdf: str,
+                      extent: tuple[np.ndarray, np.ndarray],
+                      gripper_mass_kg: float) -> tuple[str, list[str]]:
+    """Return the robot.yaml text for ``model`` and the list of things to check by hand."""
+    todo = list(model.notes)
+    home, home_from = _home(model)
+    width, width_known = _gripper_width(model)
+    if not width_known:
+        todo.append(f'gripper.max_width_m: no prismatic finger joint; {UNKNOWN_WIDTH_M} m '
+                    'written (CHECK)')
+    if not model.group:
+        todo.append('moveit.group: no SRDF group; "manipulator" written (CHECK)')
+    todo.append('frames.ft_sensor and ros.topics.wrench: the F/T sensor frame and topic '
+                'are no part of a URDF (CHECK)')
+    lo = [math.floor(v * 100) / 100 for v in extent[0]]
+    hi = [math.ceil(v * 100) / 100 for v in extent[1]]
+    lo[2] = max(lo[2], 0.0)  # the table top is the base plane: nothing below it
+    postures = '' if 'home' in model.postures and _inside(model, model.postures['home']) else (
+        f'  postures:\n    home: [{", ".join(repr(float(v)) for v in home)}]  # {home_from}\n')
+    srdf_line = f'  srdf: {srdf}\n' if srdf else ''
+    group = model.group or 'manipulator  # CHECK: your MoveIt planning group'
+    text = f"""# robot.yaml for {model.robot or 'this robot'}, written by `mcp-ros-bridge init`.
+# The arm joints ({len(model.joints)}: {model.joint_names[0]} .. {model.joint_names[-1]}), their
+# limits, the gripper joints and the SRDF's named states are read from the description at
+# every start; robot.yaml may narrow a limit, never widen it. Lines marked CHECK are guesses:
+# confirm them on the robot.
+format: 1
+robot: {model.robot or 'robot'}
+description:
+  urdf: {urdf}
+{srdf_line}
+frames:
+  base: {model.base_link}
+  end_effector: {model.tip_link}   # the link motions command (add ros.tcp for an offset TCP)
+  ft_sensor: {model.tip_link}      # CHECK: the frame your wrench is expressed in
+
+moveit:
+  group: {group}
+
+joints:
+{postures or NO_POSTURES}
+ros:
+  topics:
+    wrench: {{name: /ft_sensor/wrench, qos: sensor_data}}   # CHECK: your F/T topic
+  actions:
+    gripper: /gripper_controller/gripper_cmd               # CHECK: your gripper action
+
+gripper:
+  max_width_m: {width}{'' if width_known else '   # CHECK: the open finger gap'}
+  min_force_n: {FORCE_RANGE_N[0]}
+  max_force_n: {FORCE_RANGE_N[1]}
+  mass_kg: {round(gripper_mass_kg, 4)}            # below the arm's last link (URDF inertials)
+  com_m: [0.0, 0.0, 0.05]        # CHECK: their centre of mass in the F/T sensor frame
+
+objects:
+  box: {{colour: red, shape: box, size_m: [0.05, 0.05, 0.05], mass_kg: 0.2}}
+  cylinder: {{colour: blue, shape: cylinder, size_m: [0.05, 0.05, 0.1], mass_kg: 0.15}}
+
+limits:
+  workspace:                 # where the tip can reach (FK over the limits); CHECK your cell
+    frame: {model.base_link}
+    min: {lo}
+    max: {hi}
+  max_velocity_scaling: 0.5
+  max_acceleration_scaling: 0.5
+  default_velocity_scaling: 0.2
+  default_acceleration_scaling: 0.2
+  max_cartesian_speed_mps: 0.25
+  contact_force_limit_n: 40.0
+  sensor_max_age_s: 0.5
+  joint_limit_margin_rad: {MARGIN_RAD}
+  min_cartesian_fraction: 0.95
+  approach_cone_deg: 90.0
+  motion_timeout_s: 60.0
+"""
+    return text, todo
+
+
+def write_config(out_dir: str, urdf: str, srdf: str = '', group: str = '', tip: str = '',
+                 force: bool = False) -> list[str]:
+    """Write ``out_dir/robot.yaml`` from the description; return what to check by hand."""
+    urdf, srdf = os.path.abspath(urdf), os.path.abspath(srdf) if srdf else ''
+    spec = {'urdf': urdf, 'srdf': srdf, 'group': group, 'tip': tip}
+    parsed, model = read_description('/', spec)
+    last = parsed.joint(model.joint_names[-1])
+    mass = parsed.mass_below(last.child) if last is not None else 0.0
+    text, todo = render_robot_yaml(model, urdf, srdf, tip_extent(parsed, model), mass)
+    path = os.path.join(out_dir, 'robot.yaml')
+    if os.path.exists(path) and not force:
+        raise FileExistsError(f'{path} exists; pass --force to overwrite it')
+    os.makedirs(out_dir, exist_ok=True)
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(text)
+    return todo
