@@ -93,7 +93,7 @@ async def run(seconds, ingest, executor, depth, period):
         count = wrench.count
         for stamp, recv, row in wrench.tail(count - seen):
             lags.append((recv + offset - stamp) * 1e3)
-            numbers.append(row[3])
+            numbers.append(ros_support.number_of(row))
         seen = count
         await asyncio.sleep(0.01)
     cpu_s, wall = time.process_time() - cpu0, time.monotonic() - wall0
