@@ -11,13 +11,23 @@ fail closed, stop must keep working, and reads must serve only valid data.
 
 import asyncio
 import math
+import os
+import shutil
 import statistics
 import time
 
+import anyio
+from mcp import Client
 from mcp_ros_bridge.backends.port import BackendError
 from mcp_ros_bridge.backends.ros.joint_cache import MAX_OTHER_JOINTS
+from mcp_ros_bridge.capabilities import KINDS
+from mcp_ros_bridge.catalog.loader import load_catalog
+from mcp_ros_bridge.server.bridge import BridgeServer
+from mcp_ros_bridge.server.calls import CallSettings
+from paths import CONFIG_DIR
 import pytest
 import ros_support
+import yaml
 
 pytestmark = [pytest.mark.ros_moveit, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
@@ -111,6 +121,41 @@ async def test_an_effort_only_joint_state_mid_motion_leaves_stop_and_reads_worki
     assert all(math.isfinite(v) for v in joints.positions)
 
 
+@pytest.mark.parametrize('mode', ['legacy', '2026-07-28'])
+async def test_an_effort_only_joint_state_mid_motion_over_mcp(tmp_path, mode):
+    """The motion's call ends STOPPED, stop_arm confirms, later reads work: no INTERNAL."""
+    catalog = _catalog(tmp_path)
+    async with moveit_rig.rigged(config=catalog.robot) as (backend, fake, _, peer):
+        fake.duration_s = 20.0
+        publisher, JointState = joint_publisher(peer, backend.config)
+        arm = list(backend.config.arm_joints)
+        bridge = BridgeServer(catalog, backend, CallSettings(motion_rate_per_s=1000.0,
+                                                             motion_burst=1000))
+        results = {}
+        try:
+            with anyio.fail_after(60):
+                async with Client(bridge.server, mode=mode) as client:
+                    async def mover():
+                        results['move'] = await client.call_tool('move_arm_to_posture',
+                                                                 {'posture': 'ready'})
+                    async with anyio.create_task_group() as tg:
+                        tg.start_soon(mover)
+                        await executing(fake)
+                        await send_until_rejected(
+                            publisher,
+                            lambda: stamped(peer, JointState(name=arm, effort=[1.0] * 7)),
+                            backend.parts.joints, 'bad_arrays')
+                        stop = await client.call_tool('stop_arm', {})
+                    joints = await client.call_tool('get_joint_states', {})
+        finally:
+            bridge.close()
+    assert not stop.is_error, stop.content[0].text
+    assert stop.structured_content['stopped_motion'] is True
+    assert results['move'].structured_content['status'] == 'STOPPED'
+    assert not joints.is_error, joints.content[0].text
+    assert joints.structured_content['rejected']['bad_arrays'] >= 1
+
+
 @pytest.mark.parametrize('when', ['sim_time_5s', 'hour_ahead'])
 async def test_a_wrongly_stamped_joint_state_is_rejected_and_stop_still_confirms(rig, when):
     backend, _, _, peer = rig
@@ -163,3 +208,12 @@ def _long_path(backend, fake):
     from mcp_ros_bridge.backends.port import CartesianGoal
     fake.duration_s = 20.0
     return CartesianGoal([tcp_pose(backend.config, moveit_rig.REACHED)], limits(timeout_s=30.0))
+
+
+def _catalog(tmp_path):
+    """Write the shipped config with a fresh rig's MoveIt names to ``tmp_path``; load it."""
+    raw = moveit_rig.tagged_yaml(moveit_rig.new_tag())
+    shutil.copy(os.path.join(CONFIG_DIR, 'tools.yaml'), tmp_path)
+    with open(tmp_path / 'robot.yaml', 'w', encoding='utf-8') as f:
+        yaml.safe_dump(raw, f)
+    return load_catalog(str(tmp_path), kinds=KINDS).for_backend('ros')
