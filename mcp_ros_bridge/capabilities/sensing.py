@@ -20,15 +20,6 @@ _UNIT = {'F': 'N', 'M': 'Nm'}
 # invalid samples the backend left out since start, by reason (present only when any were)
 REJECTED = {'type': 'object', 'additionalProperties': {'type': 'integer'}}
 
-
-def _rejected(counts: Any, s: dict[str, Any]) -> str:
-    """Add the rejected counts to ``s``; return the note for the text ('' when none)."""
-    if not counts:
-        return ''
-    s['rejected'] = dict(counts)
-    listed = ', '.join(f'{k} {v}' for k, v in sorted(counts.items()))
-    return t('sensor_rejected_note', count=sum(counts.values()), counts=listed)
-
 WRENCH_OUTPUT = output_schema({
     'frame': STR, 'filter': STR, 'values': {'type': 'object', 'additionalProperties': NUM},
     'units': {'type': 'object', 'additionalProperties': STR},
@@ -47,6 +38,15 @@ JOINTS_OUTPUT = output_schema({
 
 POSE_OUTPUT = output_schema({'pose': POSE, 'link': STR}, ['pose'])
 OBJECT_OUTPUT = output_schema({'object': STR, 'pose': POSE}, ['object', 'pose'])
+
+
+def _rejected(counts: Any, s: dict[str, Any]) -> str:
+    """Add the rejected counts to ``s``; return the note for the text ('' when none)."""
+    if not counts:
+        return ''
+    s['rejected'] = dict(counts)
+    listed = ', '.join(f'{k} {v}' for k, v in sorted(counts.items()))
+    return t('sensor_rejected_note', count=sum(counts.values()), counts=listed)
 
 
 async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:

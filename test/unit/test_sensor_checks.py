@@ -67,8 +67,8 @@ def test_check_wrench_rejects_non_finite_and_beyond_the_rating(row, expected):
     (ARM, (0.1, math.nan), (), (), 'position[j2]'),
     (ARM, (0.1, 0.2), (0.0, -math.inf), (), 'velocity[j2]'),
 ])
-def test_check_joint_arrays_needs_positions_per_name_and_finite_values(names, pos, vel, eff,
-                                                                      expected):
+def test_check_joint_arrays_needs_positions_per_name_and_finite_values(
+        names, pos, vel, eff, expected):
     bad = check_joint_arrays(names, pos, vel, eff)
     assert (bad[1] if bad else None) == expected
 

@@ -26,9 +26,9 @@ from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.messages import t
 
 if TYPE_CHECKING:  # rclpy-importing modules, loaded only when the backend starts
+    from mcp_ros_bridge.backends.ros.joint_cache import JointStateCache
     from mcp_ros_bridge.backends.ros.parts import RosParts
     from mcp_ros_bridge.backends.ros.runtime import RosRuntime
-    from mcp_ros_bridge.backends.ros.joint_cache import JointStateCache
     from mcp_ros_bridge.backends.ros.sensors import WrenchBuffer
 
 STOP_CONFIRM_S = 2.0  # how long stop() waits for joint states to show a still arm

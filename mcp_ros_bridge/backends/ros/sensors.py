@@ -31,9 +31,9 @@ from typing import Any
 from mcp_ros_bridge.backends.port import BackendError, WrenchSamples
 from mcp_ros_bridge.backends.ros.cdr import parse_bare_wrench, parse_wrench
 from mcp_ros_bridge.backends.ros.clock import check_stamp
+from mcp_ros_bridge.backends.sensor_checks import check_stamp as judge_stamp
 from mcp_ros_bridge.backends.sensor_checks import (check_wrench, fault_error, Rejection,
                                                    Rejections)
-from mcp_ros_bridge.backends.sensor_checks import check_stamp as judge_stamp
 from mcp_ros_bridge.messages import t
 
 Row = tuple[float, float, float, float, float, float]

@@ -36,6 +36,7 @@ from mcp_ros_bridge.messages import t
 import mujoco
 import numpy as np
 
+from . import sensor_path
 from .execution import Runner
 from .frames import express, frame_in_world, to_world
 from .grip_watch import ReadGripper
@@ -44,7 +45,6 @@ from .mjcf import ARM_JOINTS, CAMERAS, OBJECTS
 from .motion import ArmMotion, ArmRun
 from .planning import Planner
 from .render import MAX_H, MAX_W, SceneRenderer
-from . import sensor_path
 from .results import motion_result, path_deviation, ros_only
 from .tips import TipKinematics
 from .watchdog import ContactGuard
