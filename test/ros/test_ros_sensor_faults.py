@@ -19,7 +19,6 @@ import time
 import anyio
 from mcp import Client
 from mcp_ros_bridge.backends.port import BackendError
-from mcp_ros_bridge.backends.ros.joint_cache import MAX_OTHER_JOINTS
 from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.loader import load_catalog
 from mcp_ros_bridge.server.bridge import BridgeServer
@@ -194,9 +193,9 @@ async def test_many_name_sets_keep_the_cache_bounded_and_reads_flat(rig):
         publisher.publish(stamped(peer, JointState(name=[f'junk_{i}'], position=[0.0])))
         if i % 500 == 0:
             await asyncio.sleep(0)  # let the drain keep up
-    await until(lambda: cache.count - base > 2 * MAX_OTHER_JOINTS)
+    await until(lambda: cache.count - base > 300)  # DDS drops some of a burst: enough came
     known = len(backend.config.arm_joints) + len(backend.config.gripper_joints)
-    assert len(cache._joints) <= known + MAX_OTHER_JOINTS
+    assert len(cache._joints) == known  # only the configured joints are kept
     after = await read_ms()
     assert after < 3 * before + 2.0, (before, after)
     stop = await backend.stop()

@@ -157,12 +157,15 @@ def test_joints_are_kept_per_joint_and_an_older_stamp_never_wins():
 
 
 def test_many_name_sets_keep_the_cache_bounded():
-    cache = JointStateCache('/j', ARM, CHECKS)
-    cache.on_message(joint_msg(NOW - 0.01))
-    for i in range(5000):
-        cache.on_message(joint_msg(NOW - 0.01, names=(f'x{i}', f'y{i}'), position=(0.0, 0.0)))
-    assert len(cache._joints) == len(ARM) + MAX_OTHER_JOINTS
-    assert cache.read(ARM, NOW, 0.5).positions[:2] == (0.1, 0.2)
+    configured, bare = JointStateCache('/j', ARM, CHECKS), JointStateCache('/j', (), CHECKS)
+    for cache in (configured, bare):
+        cache.on_message(joint_msg(NOW - 0.01))
+        for i in range(5000):
+            cache.on_message(joint_msg(NOW - 0.01, names=(f'x{i}', f'y{i}'),
+                                       position=(0.0, 0.0)))
+        assert cache.read(ARM, NOW, 0.5).positions[:2] == (0.1, 0.2)
+    assert configured.read(ARM, NOW, 0.5).names == ARM  # other devices' joints stay out
+    assert len(bare._joints) == MAX_OTHER_JOINTS
 
 
 def test_joint_faults_say_which_topic_and_why():

@@ -6,9 +6,10 @@ are kept per joint, not per message. Each message is parsed and validated when
 it arrives (:func:`~mcp_ros_bridge.backends.sensor_checks.check_joint_arrays`,
 stamps against the node clock); a rejected one changes nothing, so one bad
 message never displaces good data of any joint. An older stamp never replaces
-a newer one. Memory is bounded: the configured joints plus at most
-:data:`MAX_OTHER_JOINTS` other names, so a read (and the stop that polls it)
-takes the same time however many name sets a topic has sent.
+a newer one. Memory is bounded: only the configured joints are kept (without
+a configuration, the first :data:`MAX_OTHER_JOINTS` names), so a read (and the
+stop that polls it) takes the same time however many name sets a topic has sent,
+and joints of other devices on the topic (a base's wheels) never enter a read.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from mcp_ros_bridge.backends.ros.sensors import (Checks, MALFORMED, no_sample_er
 from mcp_ros_bridge.backends.sensor_checks import check_joint_arrays, fault_error, Rejections
 from mcp_ros_bridge.messages import t
 
-MAX_OTHER_JOINTS = 64  # names beyond the configured joints kept (first come)
+MAX_OTHER_JOINTS = 64  # names kept (first come) by a cache given no configured joints
 Entry = tuple[float, float, float, float, float]  # position, velocity, effort, stamp, received
 
 
@@ -35,7 +36,7 @@ class JointStateCache:
 
     def __init__(self, topic: str, known: Iterable[str] = (),
                  checks: Checks = VALUES_ONLY) -> None:
-        """Create an empty cache for ``topic``; ``known`` names are always kept."""
+        """Create an empty cache for ``topic`` keeping the ``known`` joints (or the first few)."""
         self.topic = topic
         self.checks = checks
         self._known = frozenset(known)
@@ -80,7 +81,7 @@ class JointStateCache:
             for i, name in enumerate(names):
                 old = joints.get(name)
                 if old is None and name not in self._known:
-                    if self._others >= MAX_OTHER_JOINTS:
+                    if self._known or self._others >= MAX_OTHER_JOINTS:
                         continue
                     self._others += 1
                 elif old is not None and stamp and old[3] > stamp:
@@ -93,7 +94,7 @@ class JointStateCache:
 
     def read(self, required: tuple[str, ...], now_s: float, max_age_s: float) -> JointStates:
         """
-        Return the required joints first, then the other cached ones.
+        Return the required joints first, then the other kept ones.
 
         SENSOR_STALE when a required joint is absent or old, SENSOR_FAULT (or
         CLOCK_MISMATCH) when its messages were rejected instead.

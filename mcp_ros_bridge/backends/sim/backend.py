@@ -113,7 +113,6 @@ class SimBackend(Runner):
 
     def _check_sensors(self) -> None:
         """Refuse a motion unless the F/T stream is clean and the joint states are finite."""
-        self._fresh('wrench samples')
         sensor_path.check_healthy(self.world, self.config.limits.sensor_max_age_s)
 
     def _view(self) -> tuple[Any, Any, float]:
