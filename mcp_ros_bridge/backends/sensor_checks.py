@@ -17,7 +17,6 @@ from dataclasses import dataclass
 import math
 import threading
 import time
-from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError
 from mcp_ros_bridge.messages import t
@@ -129,12 +128,6 @@ def check_stamp(stamp: float, now_s: float, max_age_s: float | None) -> tuple[st
     if max_age_s is not None and now_s - stamp > max_age_s:
         return 'old_stamp', now_s - stamp
     return None
-
-
-def rejected_details(rejections: Rejections) -> dict[str, Any]:
-    """Return the counts for a read result's details (empty when nothing was rejected)."""
-    counts = rejections.counts()
-    return {'rejected': counts} if counts else {}
 
 
 def fault_error(topic: str, rejection: Rejection, rejections: Rejections) -> BackendError:
