@@ -39,9 +39,11 @@ MODES = [  # (ingest, executor, QoS depth, drain period ms); the first is the ol
 ]
 
 
-def publisher(config, seconds, ready, counts):
-    """Publish at 1 kHz / 500 Hz for ``seconds`` in this process."""
+def publisher(raw, seconds, ready, counts):
+    """Publish at 1 kHz / 500 Hz for ``seconds`` in this process (``raw``: robot.yaml dict)."""
     import ros_support
+    from mcp_ros_bridge.catalog.robot import RobotConfig
+    config = RobotConfig.from_dict(raw)  # a RobotConfig does not pickle: its maps are proxies
     peer = ros_support.Peer('bench_publisher')
     pub = ros_support.SensorPublisher(peer, config, numbered=True)
     ready.set()
@@ -65,10 +67,12 @@ async def run(seconds, ingest, executor, depth, period):
     """Run the benchmark once; return the figures as a dict."""
     import ros_support
     from mcp_ros_bridge.backends.ros import RosBackend
+    from mcp_ros_bridge.catalog.robot import RobotConfig
     overrides = {key: value for key, value in (
         ('sensor_ingest', ingest), ('executor', executor), ('sensor_qos_depth', depth),
         ('sensor_drain_period_ms', period)) if value}
-    config = ros_support.robot_config(max_age_s=5.0, **overrides)
+    raw = ros_support.robot_yaml(max_age_s=5.0, **overrides)
+    config = RobotConfig.from_dict(raw)
     backend = RosBackend(config, node_name='bench_bridge')
     await backend.start()
     wrench, joints = backend.parts.wrench, backend.parts.joints
@@ -76,7 +80,7 @@ async def run(seconds, ingest, executor, depth, period):
     ctx = multiprocessing.get_context('spawn')
     manager = ctx.Manager()
     counts, ready = manager.dict(), ctx.Event()
-    proc = ctx.Process(target=publisher, args=(config, seconds + 1.5, ready, counts))
+    proc = ctx.Process(target=publisher, args=(raw, seconds + 1.5, ready, counts))
     proc.start()
     await asyncio.to_thread(ready.wait, 20.0)
     await backend.wait_for_sensors(10.0)
@@ -93,7 +97,7 @@ async def run(seconds, ingest, executor, depth, period):
         count = wrench.count
         for stamp, recv, row in wrench.tail(count - seen):
             lags.append((recv + offset - stamp) * 1e3)
-            numbers.append(row[3])
+            numbers.append(ros_support.number_of(row))
         seen = count
         await asyncio.sleep(0.01)
     cpu_s, wall = time.process_time() - cpu0, time.monotonic() - wall0
@@ -156,11 +160,13 @@ def floor(seconds):
     from mcp_ros_bridge.backends.ros.batched import SensorDrain
     from mcp_ros_bridge.backends.ros.runtime import qos_from_name, RosRuntime
     from mcp_ros_bridge.backends.ros.sensors import WrenchBuffer
-    config = ros_support.robot_config()
+    from mcp_ros_bridge.catalog.robot import RobotConfig
+    raw = ros_support.robot_yaml()
+    config = RobotConfig.from_dict(raw)
     ctx = multiprocessing.get_context('spawn')
     manager = ctx.Manager()
     counts, ready = manager.dict(), ctx.Event()
-    proc = ctx.Process(target=publisher, args=(config, seconds * 4 + 3, ready, counts))
+    proc = ctx.Process(target=publisher, args=(raw, seconds * 4 + 3, ready, counts))
     proc.start()
     runtime = RosRuntime('bench_floor')
     runtime.start()

@@ -84,8 +84,14 @@ class BackendError(Exception):
     ``code`` follows MoveIt's ``MoveItErrorCodes`` names where one fits
     (``NO_IK_SOLUTION``, ``GOAL_IN_COLLISION``, ``PLANNING_FAILED``,
     ``TIMED_OUT``, ``CONTROL_FAILED``...) and otherwise one of
-    ``SENSOR_STALE``, ``UNAVAILABLE``, ``UNSUPPORTED``, ``REJECTED``,
-    ``UNKNOWN_OBJECT``, ``INVALID_GOAL``.
+    ``SENSOR_STALE``, ``SENSOR_FAULT``, ``UNAVAILABLE``, ``UNSUPPORTED``,
+    ``REJECTED``, ``UNKNOWN_OBJECT``, ``INVALID_GOAL``.
+
+    ``SENSOR_FAULT``: a sensor stream has no valid recent sample because its
+    samples are rejected (non-finite, beyond the rated range, stamped in the
+    future or from the other clock, arrays that do not fit the joint names);
+    details name the topic, the reason and the rejected counts. Reads and
+    motions refuse, and a running motion stops (:mod:`.sensor_checks`).
     """
 
     def __init__(self, code: str, message: str, *, advice: str = '',
@@ -119,6 +125,7 @@ class JointStates:
     stamp: float
     age_s: float
     source: str = ''
+    rejected: Mapping[str, int] = field(default_factory=dict)  # invalid samples by reason
 
 
 @dataclass(frozen=True)
@@ -128,7 +135,8 @@ class WrenchSamples:
 
     ``samples`` is a list of ``(Fx, Fy, Fz, Mx, My, Mz)`` rows in N and Nm,
     expressed in ``frame_id``; ``stamps`` are their times in seconds;
-    ``age_s`` is the age of the newest sample when read.
+    ``age_s`` is the age of the newest sample when read; ``rejected`` counts
+    the invalid samples (by reason) left out since start.
     """
 
     samples: tuple[tuple[float, float, float, float, float, float], ...]
@@ -137,6 +145,7 @@ class WrenchSamples:
     age_s: float
     rate_hz: float
     source: str = ''
+    rejected: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -318,10 +327,10 @@ class RobotBackend(Protocol):
         """Stop any motion and release every resource; safe to call twice."""
 
     async def joint_states(self) -> JointStates:
-        """Return the newest joint states; raise SENSOR_STALE when too old."""
+        """Return the newest valid joint states; SENSOR_STALE when old, SENSOR_FAULT if invalid."""
 
     async def wrench_samples(self, count: int) -> WrenchSamples:
-        """Return up to ``count`` newest wrench samples; SENSOR_STALE if old."""
+        """Return up to ``count`` newest valid wrench samples; SENSOR_STALE / SENSOR_FAULT."""
 
     async def end_effector_pose(self, frame: str, link: str = '') -> Pose:
         """Return the pose of ``link`` (default: the end effector) in ``frame``."""

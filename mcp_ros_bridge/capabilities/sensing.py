@@ -17,6 +17,8 @@ from mcp_ros_bridge.messages import t
 import numpy as np
 
 _UNIT = {'F': 'N', 'M': 'Nm'}
+# invalid samples the backend left out since start, by reason (present only when any were)
+REJECTED = {'type': 'object', 'additionalProperties': {'type': 'integer'}}
 
 WRENCH_OUTPUT = output_schema({
     'frame': STR, 'filter': STR, 'values': {'type': 'object', 'additionalProperties': NUM},
@@ -24,18 +26,27 @@ WRENCH_OUTPUT = output_schema({
     'force_magnitude_n': NUM, 'samples_used': {'type': 'integer'}, 'stamp': NUM,
     'age_s': NUM, 'rate_hz': NUM, 'std': {'type': 'object', 'additionalProperties': NUM},
     'compensation': {'type': 'string', 'enum': ['gripper_gravity', 'tared', 'none']},
-    'held_mass_g': NUM, 'steady': BOOL,
+    'held_mass_g': NUM, 'steady': BOOL, 'rejected': REJECTED,
 }, ['frame', 'filter', 'values', 'units', 'samples_used', 'age_s', 'compensation'])
 
 JOINTS_OUTPUT = output_schema({
     'joints': {'type': 'array', 'items': {'type': 'object', 'properties': {
         'name': STR, 'position': NUM, 'velocity': NUM, 'effort': NUM, 'unit': STR},
         'required': ['name', 'position', 'unit']}},
-    'stamp': NUM, 'age_s': NUM,
+    'stamp': NUM, 'age_s': NUM, 'rejected': REJECTED,
 }, ['joints', 'stamp', 'age_s'])
 
 POSE_OUTPUT = output_schema({'pose': POSE, 'link': STR}, ['pose'])
 OBJECT_OUTPUT = output_schema({'object': STR, 'pose': POSE}, ['object', 'pose'])
+
+
+def _rejected(counts: Any, s: dict[str, Any]) -> str:
+    """Add the rejected counts to ``s``; return the note for the text ('' when none)."""
+    if not counts:
+        return ''
+    s['rejected'] = dict(counts)
+    listed = ', '.join(f'{k} {v}' for k, v in sorted(counts.items()))
+    return t('sensor_rejected_note', count=sum(counts.values()), counts=listed)
 
 
 async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -82,7 +93,8 @@ async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
         s['std'] = {a: round(float(arr[:, i].std()), 4) for a, i in zip(axes, idx)}
     parts = ', '.join(f'{a}={fmt(v, 3)} {_UNIT[a[0]]}' for a, v in values.items())
     return Outcome(t('wrench_line', kind=kind, samples=arr.shape[0], frame=w.frame_id,
-                     age=fmt(w.age_s * 1000, 1), parts=parts, note=note), s)
+                     age=fmt(w.age_s * 1000, 1), parts=parts, note=note)
+                   + _rejected(w.rejected, s), s)
 
 
 async def run_read_joints(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -109,7 +121,8 @@ async def run_read_joints(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     if fingers:
         text += t('joints_fingers', fingers=', '.join(f"{j['name']}={fmt(j['position'], 4)}"
                                                       for j in fingers))
-    return Outcome(text, {'joints': joints, 'stamp': js.stamp, 'age_s': round(js.age_s, 4)})
+    s = {'joints': joints, 'stamp': js.stamp, 'age_s': round(js.age_s, 4)}
+    return Outcome(text + _rejected(js.rejected, s), s)
 
 
 async def run_read_ee_pose(ctx: CallContext, args: dict[str, Any]) -> Outcome:

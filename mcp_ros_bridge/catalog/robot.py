@@ -37,6 +37,8 @@ class Limits:
     max_cartesian_speed_mps: float
     contact_force_limit_n: float
     sensor_max_age_s: float
+    ft_rated_force_n: float  # per axis; larger wrench samples are rejected
+    ft_rated_torque_nm: float
     joint_limit_margin_rad: float
     min_cartesian_fraction: float
     motion_timeout_s: float

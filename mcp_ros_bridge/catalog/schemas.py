@@ -110,6 +110,9 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
         'max_cartesian_speed_mps': _POS,
         'contact_force_limit_n': _POS,
         'sensor_max_age_s': _POS,
+        # the F/T sensor's rated range per axis: a sample beyond it is rejected as invalid
+        'ft_rated_force_n': _POS | {'default': 1000.0},
+        'ft_rated_torque_nm': _POS | {'default': 100.0},
         'joint_limit_margin_rad': {'type': 'number', 'minimum': 0},
         'min_cartesian_fraction': _FRACTION,
         'approach_cone_deg': {'type': 'number', 'exclusiveMinimum': 0, 'maximum': 180},

@@ -1,4 +1,4 @@
-"""Texts of the object catalog, object poses on ROS and the F/T tare."""
+"""Texts of the object catalog, object poses on ROS, the F/T tare and sensor faults."""
 
 from mcp_ros_bridge.messages.table import both
 
@@ -65,4 +65,35 @@ TABLE: dict[str, tuple[str, str]] = {
     'tare_unsteady_fix': both(
         'hold the arm still (no motion, no contact) and call tare_ft_sensor again',
         '保持机械臂静止（无运动、无接触）后再次调用 tare_ft_sensor'),
+    # backends/sensor_checks.py: a sample rejected before any safety decision used it.
+    'sensor_fault': both(
+        '{topic} has no valid recent sample: {what}; {count} sample(s) rejected since start',
+        '{topic} 没有有效的近期样本：{what}；自启动以来已拒绝 {count} 个样本'),
+    'sensor_fault_fix': both(
+        'check the driver publishing {topic} (its values, units and clock); reads and motions '
+        'work again by themselves once valid samples arrive',
+        '请检查发布 {topic} 的驱动（数值、单位和时钟）；有效样本到达后读取和运动会自动恢复'),
+    'sensor_reject_non_finite': both('{field} is {value}, not a finite number',
+                                     '{field} 为 {value}，不是有限数'),
+    'sensor_reject_out_of_range': both(
+        "{field}={value} is beyond the sensor's rated range (robot.yaml limits.ft_rated_force_n"
+        ' and ft_rated_torque_nm)',
+        '{field}={value} 超出传感器额定量程（robot.yaml 的 limits.ft_rated_force_n 和 '
+        'ft_rated_torque_nm）'),
+    'sensor_reject_future_stamp': both('{field} is {value} s ahead of the node clock',
+                                       '{field} 比节点时钟超前 {value} s'),
+    'sensor_reject_other_clock': both(
+        '{field} is from the other clock ({value} s from node time; check use_sim_time)',
+        '{field} 来自另一个时钟（与节点时间相差 {value} s；请检查 use_sim_time）'),
+    'sensor_reject_old_stamp': both('{field} was {value} s old on arrival',
+                                    '{field} 到达时已是 {value} s 前的'),
+    'sensor_reject_bad_arrays': both('{field} does not fit the joint names ({value})',
+                                     '{field} 与关节名称不匹配（{value}）'),
+    'sensor_reject_malformed': both('a message could not be parsed ({field}: {value})',
+                                    '有消息无法解析（{field}：{value}）'),
+    'sensor_rejected_note': both(' {count} invalid sample(s) rejected since start: {counts}.',
+                                 ' 自启动以来已拒绝 {count} 个无效样本：{counts}。'),
+    'guard_sensor_fault': both(
+        'the force guard stopped the motion: {topic} sent an invalid sample ({what})',
+        '力保护停止了运动：{topic} 发来无效样本（{what}）'),
 }

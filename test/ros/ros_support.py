@@ -89,6 +89,14 @@ class Peer:
         self.runtime.shutdown()
 
 
+NUMBER_SCALE = 1e-3  # a numbered wrench's torque.x per message index (Nm)
+
+
+def number_of(row):
+    """Return the message index a numbered wrench row carries in torque.x."""
+    return round(row[3] / NUMBER_SCALE)
+
+
 class SensorPublisher:
     """
     Publishes WrenchStamped (1 kHz) and JointState (500 Hz) from a paced thread.
@@ -102,8 +110,9 @@ class SensorPublisher:
         """
         Create the publishers on ``peer`` and start publishing.
 
-        ``numbered``: torque.x carries the wrench message's index (0, 1, ...),
-        so a receiver can count what it lost. ``now_ns()`` gives the stamps
+        ``numbered``: torque.x carries the wrench message's index in thousandths
+        (0, 0.001, ...: :func:`number_of` reads it back, within the sensor's
+        rated range), so a receiver can count what it lost. ``now_ns()`` gives the stamps
         (default: the peer's clock).
         """
         from geometry_msgs.msg import WrenchStamped
@@ -143,7 +152,7 @@ class SensorPublisher:
             f = self.wrench_msg.wrench.force
             f.x, f.y, f.z = self.force
             if self.numbered:
-                self.wrench_msg.wrench.torque.x = float(tick)
+                self.wrench_msg.wrench.torque.x = tick * NUMBER_SCALE
             self.wrench_pub.publish(self.wrench_msg)
             self.published['wrench'] += 1
             if tick % self._joint_every == 0:

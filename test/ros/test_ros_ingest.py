@@ -11,7 +11,8 @@ import asyncio
 
 from mcp_ros_bridge.backends.port import BackendError
 from mcp_ros_bridge.backends.ros import RosBackend
-from mcp_ros_bridge.backends.ros.sensors import JointStateCache, WrenchBuffer
+from mcp_ros_bridge.backends.ros.joint_cache import JointStateCache
+from mcp_ros_bridge.backends.ros.sensors import WrenchBuffer
 import pytest
 import ros_support
 

@@ -25,9 +25,12 @@ def outcome(status, code=None, result=None):
     return actions.ActionOutcome(status, result, feedback_count=0, duration_s=1.5)
 
 
-def guard(contact=False, stale=False, peak=0.0):
-    """Return a stand-in for a ForceGuard after a motion."""
-    return SimpleNamespace(contact=contact, stale=stale, peak_n=peak, limit_n=40.0)
+def guard(contact=False, stale=False, peak=0.0, fault=None):
+    """Return a ForceGuard (over no buffer) in the state it has after a motion."""
+    from mcp_ros_bridge.backends.ros.guard import ForceGuard
+    g = ForceGuard(None, 40.0, 0.5)
+    g.contact, g.stale, g.peak_n, g.fault = contact, stale, peak, fault
+    return g
 
 
 @pytest.fixture
@@ -50,6 +53,14 @@ def test_contact_abort_wins_and_reports_peak(iface):
 def test_stale_wrench_mid_motion_fails(iface):
     result = iface._interpret(outcome('CANCELED'), guard(stale=True))
     assert result.status == 'FAILED' and result.details['code'] == 'SENSOR_STALE'
+
+
+def test_invalid_wrench_mid_motion_fails_naming_the_sample(iface):
+    from mcp_ros_bridge.backends.sensor_checks import Rejection
+    nan = Rejection('non_finite', 'Fz', 'nan', 0.0, 0.0)
+    result = iface._interpret(outcome('CANCELED'), guard(fault=nan))
+    assert result.status == 'FAILED' and result.details['code'] == 'SENSOR_FAULT'
+    assert result.details['reason'] == 'non_finite' and 'Fz is nan' in result.message
 
 
 @pytest.mark.parametrize('status,expected', [('TIMED_OUT', 'TIMED_OUT'),

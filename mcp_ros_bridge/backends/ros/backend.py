@@ -26,9 +26,10 @@ from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.messages import t
 
 if TYPE_CHECKING:  # rclpy-importing modules, loaded only when the backend starts
+    from mcp_ros_bridge.backends.ros.joint_cache import JointStateCache
     from mcp_ros_bridge.backends.ros.parts import RosParts
     from mcp_ros_bridge.backends.ros.runtime import RosRuntime
-    from mcp_ros_bridge.backends.ros.sensors import JointStateCache, WrenchBuffer
+    from mcp_ros_bridge.backends.ros.sensors import WrenchBuffer
 
 STOP_CONFIRM_S = 2.0  # how long stop() waits for joint states to show a still arm
 
@@ -119,11 +120,11 @@ class RosBackend:
             return ForceGuard(None, limits.contact_force_limit_n, max_age)
         parts = self.parts
         parts.take_arrived()
-        parts.wrench.read(1, parts.runtime.now_s(), max_age)  # refuse when stale
+        parts.wrench.check_healthy(parts.runtime.now_s(), max_age)  # refuse stale or invalid
         return ForceGuard(parts.wrench, limits.contact_force_limit_n, max_age)
 
     async def joint_states(self) -> JointStates:
-        """Return the newest joint states; SENSOR_STALE when older than the max age."""
+        """Return the newest valid joint states; SENSOR_STALE when old, SENSOR_FAULT if invalid."""
         return self._read_joints(self.config.arm_joints)
 
     async def _finger_states(self) -> JointStates:
@@ -136,7 +137,7 @@ class RosBackend:
                                  self.config.limits.sensor_max_age_s)
 
     async def wrench_samples(self, count: int) -> WrenchSamples:
-        """Return up to ``count`` newest raw wrench samples; SENSOR_STALE when old."""
+        """Return up to ``count`` newest valid raw wrench samples; SENSOR_STALE / SENSOR_FAULT."""
         parts = self.parts
         parts.take_arrived()
         return parts.wrench.read(count, parts.runtime.now_s(),

@@ -39,7 +39,7 @@ class SensorDrain:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.batches = 0  # drains that took at least one message
-        self.malformed = 0  # messages the caches could not parse
+        self.malformed = 0  # messages a sink raised on (the caches count their own rejects)
 
     def subscribe(self, msg_type: Any, topic: str, qos: Any,
                   sink: Callable[[bytes], None]) -> None:
@@ -58,7 +58,7 @@ class SensorDrain:
                         try:
                             sink(got[0])
                         except (ValueError, struct.error):
-                            self.malformed += 1  # a truncated message is skipped, counted
+                            self.malformed += 1  # skipped, counted; the stream goes on
         if taken:
             self.batches += 1
         return taken

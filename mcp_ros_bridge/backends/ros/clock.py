@@ -12,9 +12,8 @@ tells the two apart; a sample age of 1.8e9 s is a clock mix-up, not a dead drive
 from __future__ import annotations
 
 from mcp_ros_bridge.backends.port import BackendError
+from mcp_ros_bridge.backends.sensor_checks import WALL_CLOCK_MIN_S
 from mcp_ros_bridge.messages import t
-
-WALL_CLOCK_MIN_S = 1e9
 
 
 def is_wall_time(t_s: float) -> bool:

@@ -187,10 +187,9 @@ class MoveItInterface:
                                 t('moveit_force_abort', peak=guard.peak_n, limit=guard.limit_n),
                                 duration_s=took, peak_force_n=guard.peak_n,
                                 contact={'peak_force_n': guard.peak_n})
-        if guard.stale:
-            return MotionResult(MotionStatus.FAILED,
-                                t('moveit_wrench_stale'), duration_s=took,
-                                details={'code': 'SENSOR_STALE'})
+        failed = guard.failure(took)  # the sensor went stale or sent an invalid sample
+        if failed is not None:
+            return failed
         if outcome.status == 'TIMED_OUT':
             return MotionResult(MotionStatus.TIMED_OUT,
                                 t('moveit_no_result', took=took),

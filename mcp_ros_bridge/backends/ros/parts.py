@@ -19,10 +19,11 @@ from mcp_ros_bridge.backends.ros.batched import SensorDrain
 from mcp_ros_bridge.backends.ros.bindings import DeclaredBindings
 from mcp_ros_bridge.backends.ros.gripper import GripperInterface
 from mcp_ros_bridge.backends.ros.halt import Halter
+from mcp_ros_bridge.backends.ros.joint_cache import JointStateCache
 from mcp_ros_bridge.backends.ros.moveit import MoveItInterface
 from mcp_ros_bridge.backends.ros.object_poses import ObjectPoses
 from mcp_ros_bridge.backends.ros.runtime import qos_from_name, RosRuntime
-from mcp_ros_bridge.backends.ros.sensors import JointStateCache, WrenchBuffer
+from mcp_ros_bridge.backends.ros.sensors import Checks, WrenchBuffer
 from mcp_ros_bridge.catalog.robot import RobotConfig
 
 
@@ -91,11 +92,19 @@ def start_parts(config: RobotConfig, node_name: str, namespace: str, ros_args: l
 
 
 def _sensor_caches(config: RobotConfig, node: Any) -> tuple[JointStateCache, WrenchBuffer]:
+    """Create the caches; each sample is checked against the node clock and the F/T rating."""
     joints, wrench = config.ros.topics['joint_states'], config.ros.topics['wrench']
     bare = wrench.bare_wrench  # no header: stamped on receipt
-    return JointStateCache(joints.name), WrenchBuffer(
+    clock = node.get_clock()
+
+    def now_s() -> float:
+        return float(clock.now().nanoseconds * 1e-9)
+    lim = config.limits
+    checks = Checks(now_s, lim.sensor_max_age_s, lim.ft_rated_force_n, lim.ft_rated_torque_nm)
+    known = config.arm_joints + config.gripper_joints
+    return JointStateCache(joints.name, known, checks), WrenchBuffer(
         wrench.name, frame_id=config.ft_frame if bare else '',
-        receipt_clock=(lambda: node.get_clock().now().nanoseconds * 1e-9) if bare else None)
+        receipt_clock=now_s if bare else None, checks=checks)
 
 
 def _subscribe_sensors(config: RobotConfig, runtime: RosRuntime, joints: JointStateCache,

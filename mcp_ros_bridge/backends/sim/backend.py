@@ -36,11 +36,12 @@ from mcp_ros_bridge.messages import t
 import mujoco
 import numpy as np
 
+from . import sensor_path
 from .execution import Runner
 from .frames import express, frame_in_world, to_world
 from .grip_watch import ReadGripper
 from .gripper import Grasp, Release
-from .mjcf import ARM_JOINTS, CAMERAS, FINGER_JOINTS, OBJECTS, Q_MAX, Q_MIN
+from .mjcf import ARM_JOINTS, CAMERAS, OBJECTS, Q_MAX, Q_MIN
 from .motion import ArmMotion, ArmRun
 from .planning import Planner
 from .render import MAX_H, MAX_W, SceneRenderer
@@ -67,8 +68,10 @@ class SimBackend(Runner):
                 sim_last=ARM_JOINTS[-1], robot=config.robot, count=len(arm), first=arm[0],
                 last=arm[-1]), advice=t('sim_other_arm_fix'))
         self.config = config
+        lim = config.limits
         self.world = World(speed=speed, seed=seed, ft_noise_n=ft_noise_n,
-                           ft_noise_nm=ft_noise_nm, home=config.home)
+                           ft_noise_nm=ft_noise_nm, home=config.home,
+                           ft_rating=(lim.ft_rated_force_n, lim.ft_rated_torque_nm))
         w = self.world
         self.planner = Planner(w.model, w.arm_qpos, w.arm_dof, seed,
                                config.limits.joint_limit_margin_rad, config.home)
@@ -111,23 +114,19 @@ class SimBackend(Runner):
         return age
 
     async def joint_states(self) -> JointStates:
-        """Return arm and finger positions, velocities and actuator efforts."""
+        """Return arm and finger positions, velocities and efforts; SENSOR_FAULT if not finite."""
         age = self._fresh('joint states')
-        qpos, qvel, qfrc, stamp = self.world.snapshot()
-        w = self.world
-        qi = np.concatenate([w.arm_qpos, w.finger_qpos])
-        di = np.concatenate([w.arm_dof, w.finger_dof])
-        return JointStates(ARM_JOINTS + FINGER_JOINTS, tuple(qpos[qi].tolist()),
-                           tuple(qvel[di].tolist()), tuple(qfrc[di].tolist()), stamp, age,
-                           'sim')
+        return sensor_path.joint_states(self.world, age)
 
     async def wrench_samples(self, count: int) -> WrenchSamples:
-        """Return the newest raw F/T samples (one per 2 ms physics step) in the sensor frame."""
+        """Return the newest valid F/T samples (one per 2 ms step); SENSOR_FAULT if none."""
         age = self._fresh('wrench samples')
-        rows, stamps = self.world.wrench(max(1, int(count)))
-        return WrenchSamples(tuple(tuple(r) for r in rows.tolist()), tuple(stamps.tolist()),
-                             self.config.ft_frame, age, 1.0 / self.world.model.opt.timestep,
-                             'sim')
+        return sensor_path.wrench_samples(self.world, max(1, int(count)), self.config.ft_frame,
+                                          age, self.config.limits.sensor_max_age_s)
+
+    def _check_sensors(self) -> None:
+        """Refuse a motion unless the F/T stream is clean and the joint states are finite."""
+        sensor_path.check_healthy(self.world, self.config.limits.sensor_max_age_s)
 
     def _view(self) -> tuple[Any, Any, float]:
         """Return model, a kinematics-only copy of the newest state, and its time."""
@@ -181,6 +180,7 @@ class SimBackend(Runner):
                            progress: ProgressFn | None = None) -> MotionResult:
         """Solve IK, sweep the joint path for collisions, then execute."""
         self._idle_arm()
+        self._check_sensors()
         w, target = self.world, goal.target
         link = goal.link or self.config.end_effector
         qpos = w.snapshot()[0]
@@ -212,6 +212,7 @@ class SimBackend(Runner):
                              progress: ProgressFn | None = None) -> MotionResult:
         """Move the arm joints to the named positions (others keep theirs)."""
         self._idle_arm()
+        self._check_sensors()
         w = self.world
         qpos = w.snapshot()[0]
         self.planner.held = w.held_object
@@ -242,6 +243,7 @@ class SimBackend(Runner):
                                     progress: ProgressFn | None = None) -> MotionResult:
         """Straight lines through the waypoints; PARTIAL (not run) below min_fraction."""
         self._idle_arm()
+        self._check_sensors()
         w = self.world
         qpos = w.snapshot()[0]
         self.planner.held = w.held_object

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, MotionStatus, PathCheck
+from mcp_ros_bridge.backends.sensor_checks import Rejection
 from mcp_ros_bridge.messages import t
 import mujoco
 import numpy as np
@@ -71,10 +72,13 @@ class ArmMotion(Task[ArmRun]):
         self._qdd = traj.qdd
         self.still_steps = 0
         self._acc: np.ndarray | None = None
+        self._bad0: Rejection | None = None  # the newest F/T rejection at the start
+        self.sensor_fault: dict[str, Any] | None = None
 
     def start(self, world: World) -> None:
-        """Remember the start time."""
+        """Remember the start time (and the newest F/T rejection so far)."""
         self.t0 = world.time
+        self._bad0 = world.ft_rejections.newest
         self.tcp = world.model.site('panda_hand_tcp').id
         self.s0, self.last = world.steps, len(self.traj.q) - 1
         self._acc = np.zeros(world.model.nv)
@@ -133,11 +137,23 @@ class ArmMotion(Task[ArmRun]):
                              t('sim_contact_abort', force=f'{total:.1f}', limit=f'{self.limit:g}',
                                pair=worst))
 
+    def _watch_sensor(self, world: World) -> None:
+        """Stop when the F/T sensor sends an invalid row: a blind guard must not move the arm."""
+        bad = world.ft_rejections.newest
+        if bad is None or bad is self._bad0 or self.phase == 'halt':
+            return
+        self._bad0 = bad
+        what = t(f'sensor_reject_{bad.reason}', field=bad.field, value=bad.value)
+        self.sensor_fault = {'code': 'SENSOR_FAULT', 'topic': 'sim/wrench', 'reason': bad.reason}
+        self._begin_halt(world, MotionStatus.FAILED,
+                         t('guard_sensor_fault', topic='sim/wrench', what=what))
+
     def post(self, world: World) -> ArmRun | None:
         """Advance the phase machine; return the run's result when finished."""
         d = world.data
         t = world.time - self.t0
         self._guard(world)
+        self._watch_sensor(world)
         if world.steps % WATCH_EVERY == 0:
             self._watch_path(world, t)
         if self.halt_reason is not None and self.phase != 'halt':
@@ -183,6 +199,8 @@ class ArmMotion(Task[ArmRun]):
                 details['still_after_halt_s'] = round(self.t_still - self.t_halt, 4)
         if self.path_exit is not None:
             details['path_exit'] = self.path_exit
+        if self.sensor_fault is not None:
+            details.update(self.sensor_fault)
         if self.t_cross is not None:
             details['threshold_crossed_at_s'] = round(self.t_cross - self.t0, 4)
             if self.t_halt is not None:

@@ -7,6 +7,8 @@ trajectory, a grasp, a timer) is a :class:`Task` on a channel (``arm``,
 step, under :attr:`World.lock`. With active tasks the world runs at ``speed``
 times real time (``0`` or ``inf``: as fast as possible); with none it idles at
 real time (or ``speed`` if finite), so sensors stay fresh and the arm holds.
+Each F/T row is validated as it is written (finite, within the rating): an
+invalid one is counted in :attr:`World.ft_rejections` and reads leave it out.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import threading
 import time
 from typing import Any, Generic, TypeVar
 
+from mcp_ros_bridge.backends.sensor_checks import check_wrench, Rejections
 import mujoco
 import numpy as np
 
@@ -68,7 +71,8 @@ class World:
     """The simulated scene and its stepping thread."""
 
     def __init__(self, *, speed: float = 1.0, seed: int = 0, ft_noise_n: float = 0.0,
-                 ft_noise_nm: float = 0.0, home: tuple[float, ...] = ()) -> None:
+                 ft_noise_nm: float = 0.0, home: tuple[float, ...] = (),
+                 ft_rating: tuple[float, float] = (math.inf, math.inf)) -> None:
         """Compile the model, place the arm at ``home`` and prepare buffers."""
         self.model = mujoco.MjModel.from_xml_string(mjcf.build_mjcf())
         self.data = mujoco.MjData(self.model)
@@ -99,6 +103,10 @@ class World:
         self._ft = np.zeros((FT_CAPACITY, 6))
         self._ft_t = np.zeros(FT_CAPACITY)
         self.ft_count = 0
+        self.ft_rating = ft_rating  # (force N, torque Nm) per axis
+        self.ft_limit = np.array([ft_rating[0]] * 3 + [ft_rating[1]] * 3)
+        self._ft_quick = min(ft_rating) ** 2  # a row whose squares sum below this is in range
+        self.ft_rejections = Rejections()
         self.held_object: int = -1
         self.grip_ref: Any = None  # grip_watch.GripRef of the newest grasp, None when open
         self.after_step: Any = None  # called with the world after each step (grip stiction)
@@ -178,8 +186,13 @@ class World:
         if i == 0 and self.ft_count:
             self._noise = self._draw_noise()
         # the load the hand exerts on the flange (minus the support force), sensor frame
-        np.subtract(self._noise[i], self._sensor, out=self._ft[i])
+        row = self._ft[i]
+        np.subtract(self._noise[i], self._sensor, out=row)
         self._ft_t[i] = d.time
+        if not float(row.dot(row)) <= self._ft_quick:  # NaN fails too: check it exactly
+            bad = check_wrench(row.tolist(), *self.ft_rating)
+            if bad is not None:
+                self.ft_rejections.add(bad[0], bad[1], bad[2], d.time)
         self.ft_count += 1
         if self.after_step is not None:
             self.after_step(self)
@@ -230,11 +243,13 @@ class World:
         self.latest = (d.qpos.copy(), d.qvel.copy(), d.qfrc_actuator.copy(), float(d.time))
 
     def wrench(self, count: int) -> tuple[np.ndarray, np.ndarray]:
-        """Return the newest ``count`` wrench rows and stamps, oldest first."""
+        """Return the newest ``count`` valid wrench rows and stamps, oldest first."""
         end = self.ft_count  # rows before ``end`` are complete; keep clear of the writer
         n = min(count, end, FT_CAPACITY - 4 * _CHUNK)
         idx = np.arange(end - n, end) % FT_CAPACITY
-        return self._ft[idx].copy(), self._ft_t[idx].copy()
+        rows, stamps = self._ft[idx], self._ft_t[idx]
+        valid = (np.abs(rows) <= self.ft_limit).all(axis=1)  # NaN compares False
+        return rows[valid], stamps[valid]
 
     def snapshot(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
         """Return qpos, qvel, qfrc_actuator and sim time as of the newest publication."""
