@@ -63,9 +63,12 @@ async def _drain(stream: Any, lines: list[str], port_found: anyio.Event,
 
 @asynccontextmanager
 async def http_server(token: str | None, host: str = '127.0.0.1', sim_speed: str = '0',
-                      flags: tuple[str, ...] = ()
+                      flags: tuple[str, ...] = (), pids: list[int] | None = None
                       ) -> AsyncIterator[tuple[str, list[str]]]:
-    """Start the server over HTTP on a free port of ``host``; yield its URL and log lines."""
+    """Start the server over HTTP on a free port of ``host``; yield its URL and log lines.
+
+    ``pids``, if given, receives the server's process id (to read its memory).
+    """
     lines: list[str] = []
     port: list[int] = []
     found = anyio.Event()
@@ -73,6 +76,8 @@ async def http_server(token: str | None, host: str = '127.0.0.1', sim_speed: str
         [sys.executable, *serve_argv('--transport', 'http', '--host', host, '--port', '0',
                                      *flags, sim_speed=sim_speed)],
         cwd=REPO, env=server_env(token))
+    if pids is not None:
+        pids.append(process.pid)
     try:
         async with anyio.create_task_group() as tg:
             tg.start_soon(_drain, process.stderr, lines, found, port)
