@@ -16,7 +16,6 @@ import os
 import socket
 
 import anyio
-from mcp.server.stdio import stdio_server
 from mcp_ros_bridge.backends.deferred import DeferredBackend, serve_while_starting
 from mcp_ros_bridge.backends.factory import make_backend
 from mcp_ros_bridge.backends.port import RobotBackend
@@ -29,6 +28,7 @@ from mcp_ros_bridge.server.bridge import BridgeServer
 from mcp_ros_bridge.server.http_transport import build_app, check_bind
 from mcp_ros_bridge.server.reload import CatalogWatcher
 from mcp_ros_bridge.server.settings import ServeOptions
+from mcp_ros_bridge.server.stdio_guard import guarded_stdio_server
 
 log = logging.getLogger('mcp_ros_bridge')
 TOKEN_ENV = 'MCP_ROS_BRIDGE_TOKEN'
@@ -146,7 +146,7 @@ async def _serve(options: ServeOptions, backend: RobotBackend | None,
 
 
 async def _serve_stdio(bridge: BridgeServer) -> None:
-    async with stdio_server() as (read, write):
+    async with guarded_stdio_server() as (read, write):
         await bridge.server.run(read, write, bridge.server.create_initialization_options())
     # stdio EOF: the client is gone; serve()'s exit stack stops the robot (deadman).
 
