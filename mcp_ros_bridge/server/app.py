@@ -25,6 +25,9 @@ from mcp_ros_bridge.catalog.robot import default_config_dir
 from mcp_ros_bridge.messages import speaking
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.bridge import BridgeServer
+from mcp_ros_bridge.server.connection_guard import (ConnectionBook, FD_MARGIN, guarded_protocol,
+                                                    H11_MAX_HEAD_BYTES, raise_file_limit,
+                                                    STOP_RESERVE)
 from mcp_ros_bridge.server.http_transport import build_app, check_bind
 from mcp_ros_bridge.server.reload import CatalogWatcher
 from mcp_ros_bridge.server.settings import ServeOptions
@@ -85,17 +88,29 @@ async def build(options: ServeOptions, backend: RobotBackend | None = None
 
 async def _serve_http(bridge: BridgeServer, options: ServeOptions) -> None:
     import uvicorn
+    files = raise_file_limit()
+    book = ConnectionBook(
+        max(1, min(options.http_max_connections, files - FD_MARGIN - STOP_RESERVE)),
+        options.http_head_timeout_s)
+
+    def is_stop_tool(name: str) -> bool:
+        spec = bridge.catalog.get(name)
+        return spec is not None and spec.kind == 'stop'
+
     app = build_app(bridge.server, options.host, options.port, read_token(options),
                     options.allowed_origins, bridge.pipeline.requester_gone,
-                    options.allowed_hosts)
+                    options.allowed_hosts, options.http_body_timeout_s, book, is_stop_tool)
     family = socket.AF_INET6 if ':' in options.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((options.host, options.port))
     sock.listen(128)
-    log.info('serving MCP over HTTP at http://%s:%d/mcp', options.host,
-             sock.getsockname()[1])
-    config = uvicorn.Config(app, log_level='warning', lifespan='on')
+    log.info('serving MCP over HTTP at http://%s:%d/mcp (at most %d connections, %d more '
+             'for stops; open-file limit %d)', options.host, sock.getsockname()[1],
+             book.ceiling, book.reserve, files)
+    config = uvicorn.Config(app, log_level='warning', lifespan='on',
+                            http=guarded_protocol(book), timeout_keep_alive=5,
+                            h11_max_incomplete_event_size=H11_MAX_HEAD_BYTES)
     await uvicorn.Server(config).serve([sock])
 
 

@@ -9,6 +9,7 @@ logged.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 import hmac
 import ipaddress
 import json
@@ -17,12 +18,14 @@ from typing import Any
 from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp_ros_bridge.server.connection_guard import ConnectionBook
 from mcp_ros_bridge.server.event_store import EventLog, RETRY_MS
 from mcp_ros_bridge.server.host_guard import host_policy, HostOriginGuard
 from mcp_ros_bridge.server.http_sessions import ScopedSessionManager
 from mcp_ros_bridge.server.request_gate import RequestGate
 from mcp_ros_bridge.server.request_ids import InFlight
 from mcp_ros_bridge.server.requester_watch import OnGone, RequesterWatch
+from mcp_ros_bridge.server.stop_reserve import StopReserve
 from starlette.applications import Starlette
 from starlette.routing import Route
 
@@ -90,14 +93,17 @@ def build_app(server: Server, host: str, port: int, token: str | None,
               allowed_origins: list[str] | None = None,
               on_requester_gone: OnGone | None = None,
               allowed_hosts: list[str] | None = None,
-              body_timeout_s: float = BODY_TIMEOUT_S) -> Any:
-    """Return the ASGI app serving MCP at ``/mcp``."""
+              body_timeout_s: float = BODY_TIMEOUT_S, book: ConnectionBook | None = None,
+              is_stop_tool: Callable[[str], bool] | None = None) -> Any:
+    """Return the ASGI app serving MCP at ``/mcp``; ``book`` names reserved connections."""
     check_bind(host, token)
     in_flight = InFlight()
     app, manager = mcp_app(server, EventLog(), in_flight)
     if on_requester_gone is not None:
         app = RequesterWatch(app, on_requester_gone, MAX_BODY_BYTES)
     app = RequestGate(app, in_flight, manager.live.__contains__, MAX_BODY_BYTES, body_timeout_s)
+    if book is not None and is_stop_tool is not None:
+        app = StopReserve(app, book, manager.live.__contains__, is_stop_tool, MAX_BODY_BYTES)
     app = HostOriginGuard(app, host_policy(host, token, allowed_hosts or [],
                                            allowed_origins or []))
     return BearerAuth(app, token) if token else app
