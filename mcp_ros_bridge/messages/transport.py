@@ -1,4 +1,4 @@
-"""Texts of the HTTP and stdio transport: refused requests (too deep, id in use, too slow, busy)."""
+"""Texts of the HTTP and stdio transports: refused requests (too deep, id in use, slow, busy)."""
 
 from mcp_ros_bridge.messages.table import both
 

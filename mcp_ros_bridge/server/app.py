@@ -25,9 +25,9 @@ from mcp_ros_bridge.catalog.robot import default_config_dir
 from mcp_ros_bridge.messages import speaking
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.bridge import BridgeServer
-from mcp_ros_bridge.server.connection_guard import (ConnectionBook, FD_MARGIN, guarded_protocol,
-                                                    H11_MAX_HEAD_BYTES, raise_file_limit,
-                                                    STOP_RESERVE)
+from mcp_ros_bridge.server.connection_guard import (ACCEPT_BATCH, connection_ceiling,
+                                                    ConnectionBook, guarded_protocol,
+                                                    H11_MAX_HEAD_BYTES, raise_file_limit)
 from mcp_ros_bridge.server.http_transport import build_app, check_bind
 from mcp_ros_bridge.server.reload import CatalogWatcher
 from mcp_ros_bridge.server.settings import ServeOptions
@@ -89,9 +89,8 @@ async def build(options: ServeOptions, backend: RobotBackend | None = None
 async def _serve_http(bridge: BridgeServer, options: ServeOptions) -> None:
     import uvicorn
     files = raise_file_limit()
-    book = ConnectionBook(
-        max(1, min(options.http_max_connections, files - FD_MARGIN - STOP_RESERVE)),
-        options.http_head_timeout_s)
+    book = ConnectionBook(connection_ceiling(options.http_max_connections, files),
+                          options.http_head_timeout_s)
 
     def is_stop_tool(name: str) -> bool:
         spec = bridge.catalog.get(name)
@@ -104,13 +103,14 @@ async def _serve_http(bridge: BridgeServer, options: ServeOptions) -> None:
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((options.host, options.port))
-    sock.listen(128)
+    sock.listen(ACCEPT_BATCH)
     log.info('serving MCP over HTTP at http://%s:%d/mcp (at most %d connections, %d more '
              'for stops; open-file limit %d)', options.host, sock.getsockname()[1],
              book.ceiling, book.reserve, files)
     config = uvicorn.Config(app, log_level='warning', lifespan='on',
                             http=guarded_protocol(book), timeout_keep_alive=5,
-                            h11_max_incomplete_event_size=H11_MAX_HEAD_BYTES)
+                            h11_max_incomplete_event_size=H11_MAX_HEAD_BYTES,
+                            backlog=ACCEPT_BATCH)
     await uvicorn.Server(config).serve([sock])
 
 

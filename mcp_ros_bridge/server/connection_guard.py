@@ -5,7 +5,8 @@ uvicorn accepts connections until the process runs out of file descriptors and
 never times out a connection that has not sent a whole request head. Here:
 
 * the soft ``RLIMIT_NOFILE`` is raised to the hard limit at start, and at most
-  ``ceiling`` connections (below that limit) are served;
+  ``ceiling`` connections (well below that limit) are served; asyncio accepts at
+  most ACCEPT_BATCH at once (the listen backlog), so a burst cannot overshoot;
 * a connection must deliver each request head within ``head_timeout_s`` (from
   its start, or from its previous response), else it is closed;
 * when the ceiling is reached, a new connection evicts the oldest one that is
@@ -27,6 +28,9 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 FD_MARGIN = 64  # descriptors kept for everything else (files, DDS sockets, the listener)
 STOP_RESERVE = 8
+# Connections asyncio accepts in one go (uvicorn's backlog) before any is admitted; a burst
+# can be accepted while the evicted ones of the last are still closing, so three are kept.
+ACCEPT_BATCH = 32
 H11_MAX_HEAD_BYTES = 16 * 1024  # a longer request head is refused (uvicorn's h11 limit)
 RESERVED_HEAD_S = 2.0  # a reserved connection must send its head quickly; it is not evictable
 
@@ -44,6 +48,11 @@ def raise_file_limit() -> int:
     return soft if soft != resource.RLIM_INFINITY else 1 << 20
 
 
+def connection_ceiling(wanted: int, files: int) -> int:
+    """Return how many connections to serve: ``wanted``, but room left below ``files``."""
+    return max(1, min(wanted, files - FD_MARGIN - STOP_RESERVE - 3 * ACCEPT_BATCH))
+
+
 @dataclass
 class ConnectionBook:
     """The open connections (oldest first), how many may be open, and which are reserved."""
@@ -51,29 +60,29 @@ class ConnectionBook:
     ceiling: int
     head_timeout_s: float
     reserve: int = STOP_RESERVE
-    open: dict[Any, None] = field(default_factory=dict)  # protocol -> None, in arrival order
+    connections: dict[Any, None] = field(default_factory=dict)  # protocol -> None, oldest first
     reserved: set[Any] = field(default_factory=set)  # client addresses of reserved connections
     evicted: int = 0
     refused: int = 0
 
     def admit(self, protocol: GuardedH11Protocol) -> bool:
         """Make room for ``protocol``; return False when it must be closed at once."""
-        if len(self.open) >= self.ceiling:
-            waiting = next((p for p in self.open if p.waiting), None)
+        if len(self.connections) >= self.ceiling:
+            waiting = next((p for p in self.connections if p.waiting), None)
             if waiting is not None:
                 self.evicted += 1
                 waiting.drop()
-            elif len(self.open) < self.ceiling + self.reserve:
+            elif len(self.connections) < self.ceiling + self.reserve:
                 self.reserved.add(tuple(protocol.client or ()))
             else:
                 self.refused += 1
                 return False
-        self.open[protocol] = None
+        self.connections[protocol] = None
         return True
 
     def leave(self, protocol: GuardedH11Protocol) -> None:
         """Forget a closed connection."""
-        self.open.pop(protocol, None)
+        self.connections.pop(protocol, None)
         self.reserved.discard(tuple(protocol.client or ()))
 
     def is_reserved(self, client: Any) -> bool:
@@ -89,12 +98,12 @@ class GuardedH11Protocol(H11Protocol):
 
     @property
     def idle(self) -> bool:
-        """True while no request is being served on this connection."""
+        """Tell whether no request is being served on this connection."""
         return self.cycle is None or self.cycle.response_complete
 
     @property
     def waiting(self) -> bool:
-        """True when the connection may be evicted: idle and not a reserved one."""
+        """Tell whether the connection may be evicted: idle and not a reserved one."""
         return self.idle and not self.book.is_reserved(self.client)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -113,7 +122,7 @@ class GuardedH11Protocol(H11Protocol):
         super().connection_lost(exc)
 
     def on_response_complete(self) -> None:
-        """The next request head must come within the deadline too."""
+        """Restart the head deadline: the next request head must come in time too."""
         super().on_response_complete()
         self._arm()
 

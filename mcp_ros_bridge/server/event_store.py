@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import secrets
 
 from mcp.server.streamable_http import EventCallback, EventId, EventMessage, EventStore, StreamId
-from mcp_types import JSONRPCError, JSONRPCMessage, jsonrpc_message_adapter, JSONRPCResponse
+from mcp_types import jsonrpc_message_adapter, JSONRPCError, JSONRPCMessage, JSONRPCResponse
 
 # Milliseconds a client should wait before reconnecting (the SSE ``retry`` field).
 RETRY_MS = 1000
@@ -41,7 +41,7 @@ class _Event:
 
 @dataclass
 class _Session:
-    bytes: int = 0
+    size: int = 0
     events: OrderedDict[EventId, None] = field(default_factory=OrderedDict)
     tokens: dict[StreamId, str] = field(default_factory=dict)
     streams: dict[str, StreamId] = field(default_factory=dict)  # token -> stream
@@ -81,22 +81,22 @@ class EventLog:
         if token is None:
             token = state.tokens[stream] = secrets.token_hex(6)
             state.streams[token] = stream
-        text = None if message is None else message.model_dump_json(by_alias=True,
-                                                                      exclude_unset=True)
+        text = None if message is None else \
+            message.model_dump_json(by_alias=True, exclude_unset=True)
         if text is not None and len(text) + EVENT_OVERHEAD > self.session_bytes:
             text = None
         event_id = f'{token}-{secrets.token_hex(8)}'
         event = _Event(session, stream, text, EVENT_OVERHEAD + len(text or ''))
         self._events[event_id] = event
         state.events[event_id] = None
-        state.bytes += event.size
+        state.size += event.size
         self.bytes += event.size
         state.counts[stream] = state.counts.get(stream, 0) + 1
         if isinstance(message, (JSONRPCResponse, JSONRPCError)):
             state.done.add(stream)
         elif message is None:
             state.done.discard(stream)  # a new request reusing a finished request's id
-        while state.bytes > self.session_bytes:
+        while state.size > self.session_bytes:
             self._drop(next(iter(state.events)))
         while self.bytes > self.total_bytes:
             self._drop(next(iter(self._events)))
@@ -106,7 +106,7 @@ class EventLog:
         event = self._events.pop(event_id)
         state = self._sessions[event.session]
         del state.events[event_id]
-        state.bytes -= event.size
+        state.size -= event.size
         self.bytes -= event.size
         state.counts[event.stream] -= 1
         if not state.counts[event.stream] and event.stream in state.done:
@@ -122,7 +122,8 @@ class EventLog:
             return None
         ids = list(state.events)
         start = ids.index(last_event_id) + 1 if last_event_id in state.events else 0
-        later = [(i, self._events[i].json) for i in ids[start:] if self._events[i].stream == stream]
+        later = [(i, self._events[i].json) for i in ids[start:]
+                 if self._events[i].stream == stream]
         for event_id, text in later:
             if text is not None:
                 await send(EventMessage(jsonrpc_message_adapter.validate_json(text), event_id))

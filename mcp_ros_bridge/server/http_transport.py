@@ -79,7 +79,8 @@ def check_bind(host: str, token: str | None) -> None:
                          'token (--token-file or MCP_ROS_BRIDGE_TOKEN)')
 
 
-def mcp_app(server: Server, log: EventLog, in_flight: InFlight) -> tuple[Any, ScopedSessionManager]:
+def mcp_app(server: Server, log: EventLog, in_flight: InFlight
+            ) -> tuple[Any, ScopedSessionManager]:
     """Return the SDK's Streamable HTTP endpoint at ``/mcp`` on per-session event stores."""
     manager = ScopedSessionManager(
         server, log, in_flight, max_request_body_size=MAX_BODY_BYTES, retry_interval=RETRY_MS,

@@ -16,7 +16,6 @@ import logging
 from typing import Any
 
 import anyio
-from pydantic import ValidationError
 from mcp.server.stdio import stdio_server
 from mcp.shared._stream_protocols import ReadStream, WriteStream
 from mcp.shared.message import SessionMessage
@@ -24,6 +23,7 @@ from mcp_ros_bridge.messages import t
 from mcp_ros_bridge.server.json_depth import MAX_JSON_DEPTH, SHALLOW_EXAMPLE
 from mcp_types import (ErrorData, INVALID_REQUEST, JSONRPCError, JSONRPCNotification,
                        JSONRPCRequest, PARSE_ERROR, RequestId)
+from pydantic import ValidationError
 
 log = logging.getLogger('mcp_ros_bridge')
 

@@ -70,7 +70,8 @@ async def http_server(token: str | None, host: str = '127.0.0.1', sim_speed: str
                       flags: tuple[str, ...] = (), pids: list[int] | None = None,
                       file_limit: int | None = None
                       ) -> AsyncIterator[tuple[str, list[str]]]:
-    """Start the server over HTTP on a free port of ``host``; yield its URL and log lines.
+    """
+    Start the server over HTTP on a free port of ``host``; yield its URL and log lines.
 
     ``pids``, if given, receives the server's process id (to read its memory);
     ``file_limit`` sets its soft and hard open-file limit.

@@ -101,5 +101,9 @@ async def test_event_store_replays_only_later_events_of_the_same_stream() -> Non
     assert log.bytes <= 1500 and first not in str(log._events)
     assert await store.replay_events_after(first, send) == 'a' and sent == [], \
         'the oldest events are dropped once the budget is spent; the stream is still known'
+    kept_by_s2 = log.bytes - sum(e.size for e in log._events.values() if e.session == 's1')
     log.forget('s1')
+    assert log.bytes == kept_by_s2, 'an ended session frees its events'
     assert await store.replay_events_after(second, send) is None and sent == []
+    assert await store.store_event('a', ping) and log.bytes == kept_by_s2, \
+        'an ended session keeps nothing new'

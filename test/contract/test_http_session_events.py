@@ -60,8 +60,8 @@ async def test_resume_replays_only_the_own_sessions_stream() -> None:
                 a = await RawSession(h, url, {}).start()
                 b = await RawSession(h, url, {}).start()
                 a_events = await _post_events(a, a.call_body('get_joint_states', {}))
-                b_events = await _post_events(b, {'jsonrpc': '2.0', 'id': next(b.ids),
-                                                   'method': 'prompts/list'})
+                listing = {'jsonrpc': '2.0', 'id': next(b.ids), 'method': 'prompts/list'}
+                b_events = await _post_events(b, listing)
                 assert json.loads(a_events[-1]['data'])['id'] == \
                     json.loads(b_events[-1]['data'])['id'], 'the ids collide'
                 from_priming = await _resume(a, a_events[0]['id'])
@@ -73,7 +73,7 @@ async def test_resume_replays_only_the_own_sessions_stream() -> None:
     assert [list(m['result']) for m in from_priming] == [
         ['content', 'isError', 'structuredContent']], from_priming
     assert 'joints' in from_priming[0]['result']['structuredContent']
-    assert after_result == [], 'nothing after its own result, not the other session\'s'
+    assert after_result == [], "nothing after its own result, not the other session's"
     assert foreign == [] and unknown == [] and deleted == []
     assert not [line for line in log_lines if 'Traceback' in line], '\n'.join(log_lines)
 
