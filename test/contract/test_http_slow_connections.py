@@ -73,7 +73,7 @@ async def _hold_stream(http: httpx2.AsyncClient, session: RawSession,
 
 
 async def test_reserved_connection_carries_only_a_stop() -> None:
-    """Every connection busy with an SSE stream: stop_arm still gets in; tools/list gets 503."""
+    """Every connection busy with an SSE stream: stop_arm and DELETE get in; tools/list: 503."""
     busy = 12
     async with http_server(None, flags=('--http-max-connections', str(busy))) as (url, _):
         with anyio.fail_after(120):
@@ -95,10 +95,11 @@ async def test_reserved_connection_carries_only_a_stop() -> None:
                     'jsonrpc': '2.0', 'id': 50, 'method': 'tools/list'})
                 stop = await stopper.post(url, headers=headers,
                                           json=last.call_body('stop_arm', {}))
+                deleted = await stopper.delete(url, headers=headers)  # the deadman's way in
                 tg.cancel_scope.cancel()
     assert listed.status_code == 503, listed.text
     assert 'stop_arm' in listed.json()['error']['message']
-    assert stop.status_code == 200, stop.text
+    assert stop.status_code == 200 and deleted.status_code == 200, (stop.text, deleted.text)
     answer: dict[str, Any] = next(
         json.loads(line[5:]) for line in stop.text.splitlines()
         if line.startswith('data:') and line[5:].strip())
