@@ -17,7 +17,6 @@ import socket
 import sys
 
 import anyio
-from mcp.server.stdio import stdio_server
 from mcp_ros_bridge.backends.deferred import DeferredBackend, serve_while_starting
 from mcp_ros_bridge.backends.factory import make_backend
 from mcp_ros_bridge.backends.port import BackendError, RobotBackend
@@ -27,9 +26,13 @@ from mcp_ros_bridge.catalog.robot import default_config_dir
 from mcp_ros_bridge.messages import speaking
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.bridge import BridgeServer
+from mcp_ros_bridge.server.connection_guard import (ACCEPT_BATCH, connection_ceiling,
+                                                    ConnectionBook, guarded_protocol,
+                                                    H11_MAX_HEAD_BYTES, raise_file_limit)
 from mcp_ros_bridge.server.http_transport import build_app, check_bind
 from mcp_ros_bridge.server.reload import CatalogWatcher
 from mcp_ros_bridge.server.settings import ServeOptions
+from mcp_ros_bridge.server.stdio_guard import guarded_stdio_server
 
 log = logging.getLogger('mcp_ros_bridge')
 TOKEN_ENV = 'MCP_ROS_BRIDGE_TOKEN'
@@ -86,17 +89,29 @@ async def build(options: ServeOptions, backend: RobotBackend | None = None
 
 async def _serve_http(bridge: BridgeServer, options: ServeOptions) -> None:
     import uvicorn
+    files = raise_file_limit()
+    book = ConnectionBook(connection_ceiling(options.http_max_connections, files),
+                          options.http_head_timeout_s)
+
+    def is_stop_tool(name: str) -> bool:
+        spec = bridge.catalog.get(name)
+        return spec is not None and spec.kind == 'stop'
+
     app = build_app(bridge.server, options.host, options.port, read_token(options),
                     options.allowed_origins, bridge.pipeline.requester_gone,
-                    options.allowed_hosts)
+                    options.allowed_hosts, options.http_body_timeout_s, book, is_stop_tool)
     family = socket.AF_INET6 if ':' in options.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((options.host, options.port))
-    sock.listen(128)
-    log.info('serving MCP over HTTP at http://%s:%d/mcp', options.host,
-             sock.getsockname()[1])
-    config = uvicorn.Config(app, log_level='warning', lifespan='on')
+    sock.listen(ACCEPT_BATCH)
+    log.info('serving MCP over HTTP at http://%s:%d/mcp (at most %d connections, %d more '
+             'for stops; open-file limit %d)', options.host, sock.getsockname()[1],
+             book.ceiling, book.reserve, files)
+    config = uvicorn.Config(app, log_level='warning', lifespan='on',
+                            http=guarded_protocol(book), timeout_keep_alive=5,
+                            h11_max_incomplete_event_size=H11_MAX_HEAD_BYTES,
+                            backlog=ACCEPT_BATCH)
     await uvicorn.Server(config).serve([sock])
 
 
@@ -151,7 +166,7 @@ async def _serve(options: ServeOptions, backend: RobotBackend | None,
 
 
 async def _serve_stdio(bridge: BridgeServer) -> None:
-    async with stdio_server() as (read, write):
+    async with guarded_stdio_server() as (read, write):
         await bridge.server.run(read, write, bridge.server.create_initialization_options())
     # stdio EOF: the client is gone; serve()'s exit stack stops the robot (deadman).
 

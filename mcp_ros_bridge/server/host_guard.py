@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import ipaddress
+import re
 from typing import Any
 
 LOOPBACK_NAMES = ('127.0.0.1', 'localhost', '[::1]')
@@ -27,21 +28,39 @@ def asgi_header(scope: dict[str, Any], name: bytes) -> str | None:
     return None
 
 
+_REG_NAME = re.compile(r'[a-z0-9._-]+')
+_PORT = re.compile(r'[0-9]*')
+
+
 def host_name(value: str) -> str:
-    """Return the name part of a ``Host`` value or address (no port; IPv6 in brackets)."""
+    """
+    Return the name part of a ``Host`` value or address (no port; IPv6 in brackets).
+
+    The value is an RFC 3986 authority without userinfo: ``name[:port]`` or
+    ``[v6][:port]``, the name a DNS name or IPv4 address. Anything else
+    (``localhost:80@evil.com``, spaces, several colons) returns '' (no match).
+    """
     value = value.strip().lower()
-    if value.startswith('['):
-        return value[:value.find(']') + 1]
     try:
-        return f'[{ipaddress.IPv6Address(value)}]'
+        return f'[{ipaddress.IPv6Address(value)}]'  # a bare IPv6 bind or configured address
     except ValueError:
-        return value.rsplit(':', 1)[0] if ':' in value else value
+        pass
+    if value.startswith('['):
+        inside, _, port = value[1:].partition(']')
+        try:
+            name = f'[{ipaddress.IPv6Address(inside)}]'
+        except ValueError:
+            return ''
+        return name if port == '' or port[0] == ':' and _PORT.fullmatch(port[1:]) else ''
+    name, _, port = value.partition(':')
+    return name if _REG_NAME.fullmatch(name) and _PORT.fullmatch(port) else ''
 
 
 def origin_key(origin: str) -> str:
-    """Return ``scheme://name`` of an origin (any port)."""
+    """Return ``scheme://name`` of an origin (any port); '' for anything but scheme://authority."""
     scheme, _, rest = origin.strip().lower().partition('://')
-    return f'{scheme}://{host_name(rest.rstrip("/").removesuffix(":*"))}'
+    name = host_name(rest.rstrip('/').removesuffix(':*'))
+    return f'{scheme}://{name}' if name and scheme in ('http', 'https') else ''
 
 
 @dataclass(frozen=True)
@@ -85,11 +104,12 @@ class HostOriginGuard:
         if scope['type'] == 'http':
             host = asgi_header(scope, b'host')
             origin = asgi_header(scope, b'origin')
-            if self.policy.hosts is not None and (
-                    not host or host_name(host) not in self.policy.hosts):
+            name = host_name(host) if host else ''
+            if host and not name or self.policy.hosts is not None and \
+                    name not in self.policy.hosts:
                 await _refuse(send, 421, 'Invalid Host header')
                 return
-            if origin and origin_key(origin) not in self.policy.origins:
+            if origin and origin_key(origin) not in self.policy.origins - {''}:
                 await _refuse(send, 403, 'Invalid Origin header')
                 return
         await self.app(scope, receive, send)

@@ -9,18 +9,28 @@ logged.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 import hmac
 import ipaddress
 import json
 from typing import Any
 
 from mcp.server.lowlevel import Server
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp_ros_bridge.server.event_store import BoundedEventStore, RETRY_MS
+from mcp_ros_bridge.server.connection_guard import ConnectionBook
+from mcp_ros_bridge.server.event_store import EventLog, RETRY_MS
 from mcp_ros_bridge.server.host_guard import host_policy, HostOriginGuard
+from mcp_ros_bridge.server.http_sessions import ScopedSessionManager
+from mcp_ros_bridge.server.request_gate import RequestGate
+from mcp_ros_bridge.server.request_ids import InFlight
 from mcp_ros_bridge.server.requester_watch import OnGone, RequesterWatch
+from mcp_ros_bridge.server.stop_reserve import StopReserve
+from starlette.applications import Starlette
+from starlette.routing import Route
 
 MAX_BODY_BYTES = 1_000_000
+BODY_TIMEOUT_S = 10.0
 
 
 def is_loopback(host: str) -> bool:
@@ -69,18 +79,32 @@ def check_bind(host: str, token: str | None) -> None:
                          'token (--token-file or MCP_ROS_BRIDGE_TOKEN)')
 
 
+def mcp_app(server: Server, log: EventLog, in_flight: InFlight
+            ) -> tuple[Any, ScopedSessionManager]:
+    """Return the SDK's Streamable HTTP endpoint at ``/mcp`` on per-session event stores."""
+    manager = ScopedSessionManager(
+        server, log, in_flight, max_request_body_size=MAX_BODY_BYTES, retry_interval=RETRY_MS,
+        security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False))
+    app = Starlette(routes=[Route('/mcp', endpoint=StreamableHTTPASGIApp(manager))],
+                    lifespan=lambda _: manager.run())
+    return app, manager
+
+
 def build_app(server: Server, host: str, port: int, token: str | None,
               allowed_origins: list[str] | None = None,
               on_requester_gone: OnGone | None = None,
-              allowed_hosts: list[str] | None = None) -> Any:
-    """Return the ASGI app serving MCP at ``/mcp``."""
+              allowed_hosts: list[str] | None = None,
+              body_timeout_s: float = BODY_TIMEOUT_S, book: ConnectionBook | None = None,
+              is_stop_tool: Callable[[str], bool] | None = None) -> Any:
+    """Return the ASGI app serving MCP at ``/mcp``; ``book`` names reserved connections."""
     check_bind(host, token)
-    app: Any = server.streamable_http_app(
-        streamable_http_path='/mcp', host=host, max_request_body_size=MAX_BODY_BYTES,
-        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
-        event_store=BoundedEventStore(), retry_interval=RETRY_MS)
+    in_flight = InFlight()
+    app, manager = mcp_app(server, EventLog(), in_flight)
     if on_requester_gone is not None:
         app = RequesterWatch(app, on_requester_gone, MAX_BODY_BYTES)
+    app = RequestGate(app, in_flight, manager.live.__contains__, MAX_BODY_BYTES, body_timeout_s)
+    if book is not None and is_stop_tool is not None:
+        app = StopReserve(app, book, manager.live.__contains__, is_stop_tool, MAX_BODY_BYTES)
     app = HostOriginGuard(app, host_policy(host, token, allowed_hosts or [],
                                            allowed_origins or []))
     return BearerAuth(app, token) if token else app

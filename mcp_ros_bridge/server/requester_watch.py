@@ -24,7 +24,7 @@ def call_id(body: bytes) -> str | None:
     """Return the JSON-RPC id of a ``tools/call`` request body, else None."""
     try:
         message = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if isinstance(message, dict) and message.get('method') == 'tools/call' and \
             isinstance(message.get('id'), (str, int)):

@@ -67,6 +67,13 @@ class ServeOptions:
     allowed_hosts: list[str] = field(default_factory=list, metadata=_info(
         'a Host name clients use to reach the server (repeatable); with --host 0.0.0.0 and a '
         'token, any Host is accepted unless one is given', flag='--allowed-host'))
+    http_max_connections: int = _setting(1000, 'HTTP connections served at once (kept below the '
+                                         'open-file limit); a stop still gets in when all '
+                                         'are busy')
+    http_head_timeout_s: float = _setting(10.0, 'seconds an HTTP connection may take to send '
+                                          'a request head (from its start or its last answer)')
+    http_body_timeout_s: float = _setting(10.0, 'seconds an HTTP request body may take to '
+                                          'arrive')
     motion_rate_per_s: float = _setting(_CALLS.motion_rate_per_s, 'motion calls per second '
                                         'per client (token bucket rate)')
     motion_burst: int = _setting(_CALLS.motion_burst, 'motion calls a client may make at once '

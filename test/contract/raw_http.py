@@ -22,6 +22,19 @@ def sse_messages(text: str) -> list[dict[str, Any]]:
             and line[5:].strip()]
 
 
+async def sse_events(lines: Any) -> Any:
+    """Yield SSE events (dicts of field -> value) from an async line iterator."""
+    event: dict[str, str] = {}
+    async for line in lines:
+        if not line:
+            if event:
+                yield event
+            event = {}
+            continue
+        field, _, value = line.partition(':')
+        event[field] = value.removeprefix(' ')
+
+
 class RawSession:
     """One MCP session: initialize, then numbered requests with the session headers."""
 

@@ -26,6 +26,10 @@ except Exception:  # noqa: BLE001 - any import failure means: use the launcher
     SIM = False
 
 LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'serve_recording.py')
+# Runs the rest of argv with RLIMIT_NOFILE soft = hard = argv[1] (the same process).
+FILE_LIMIT = ('import os, resource, sys; n = int(sys.argv[1]); '
+              'resource.setrlimit(resource.RLIMIT_NOFILE, (n, n)); '
+              'os.execv(sys.executable, [sys.executable, *sys.argv[2:]])')
 PORT_LINE = re.compile(r'serving MCP over HTTP at http://([0-9.]+):(\d+)/mcp')
 
 
@@ -87,25 +91,17 @@ async def _drain(stream: Any, lines: LogLines, port_found: anyio.Event,
 
 @asynccontextmanager
 async def http_server(token: str | None, host: str = '127.0.0.1', sim_speed: str = '0',
-                      flags: tuple[str, ...] = (), watch: bool = False
+                      flags: tuple[str, ...] = (), watch: bool = False,
+                      pids: list[int] | None = None, file_limit: int | None = None
                       ) -> AsyncIterator[tuple[str, LogLines]]:
-    """Start the server over HTTP on a free port of ``host``; yield its URL and log lines."""
+    """
+    Start the server over HTTP on a free port of ``host``; yield its URL and log lines.
+
+    ``pids``, if given, receives the server's process id (to read its memory);
+    ``file_limit`` sets its soft and hard open-file limit.
+    """
     lines = LogLines()
     port: list[int] = []
     found = anyio.Event()
+    limit = ['-c', FILE_LIMIT, str(file_limit)] if file_limit else []
     process: Process = await anyio.open_process(
-        [sys.executable, *serve_argv('--transport', 'http', '--host', host, '--port', '0',
-                                     *flags, sim_speed=sim_speed, watch=watch)],
-        cwd=REPO, env=server_env(token))
-    try:
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(_drain, process.stderr, lines, found, port)
-            with anyio.fail_after(90):
-                await found.wait()
-            yield f'http://{host}:{port[0]}/mcp', lines
-            tg.cancel_scope.cancel()
-    finally:
-        if process.returncode is None:
-            process.kill()
-        with anyio.move_on_after(10, shield=True):
-            await process.wait()

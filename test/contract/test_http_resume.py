@@ -14,29 +14,16 @@ from typing import Any
 
 import anyio
 import httpx2
-from mcp_ros_bridge.server.event_store import BoundedEventStore, RETRY_MS
+from mcp_ros_bridge.server.event_store import EventLog, RETRY_MS
 import mcp_types as types
 import pytest
-from raw_http import RawSession
+from raw_http import RawSession, sse_events as _events
 from server_process import http_server, SIM
 
 pytestmark = [pytest.mark.contract, pytest.mark.anyio]
 
 SLOW_MOVE = {'positions': [1.2, -0.2, 0.0, -1.8, 0.0, 1.9, 0.785], 'velocity_scaling': 0.1}
 TIMEOUT = httpx2.Timeout(30, read=60)
-
-
-async def _events(lines: Any) -> Any:
-    """Yield SSE events (dicts of field -> value) from an async line iterator."""
-    event: dict[str, str] = {}
-    async for line in lines:
-        if not line:
-            if event:
-                yield event
-            event = {}
-            continue
-        field, _, value = line.partition(':')
-        event[field] = value.removeprefix(' ')
 
 
 async def _drop_mid_call(http: httpx2.AsyncClient, session: RawSession,
@@ -93,20 +80,30 @@ async def test_dropped_call_stream_resumes_with_last_event_id() -> None:
 
 async def test_event_store_replays_only_later_events_of_the_same_stream() -> None:
     """Unit: replay after an id sends that stream's later messages; unknown ids send nothing."""
-    store = BoundedEventStore(max_events=4)
+    log = EventLog(session_bytes=1000, total_bytes=1500)
+    store, other_session = log.view('s1'), log.view('s2')
     ping = types.JSONRPCRequest(jsonrpc='2.0', id=1, method='ping')
     first = await store.store_event('a', None)
     other = await store.store_event('b', ping)
     second = await store.store_event('a', ping)
+    foreign = await other_session.store_event('a', ping)
     sent: list[str | None] = []
 
     async def send(event: Any) -> None:
         sent.append(event.event_id)
 
     assert await store.replay_events_after(first, send) == 'a'
-    assert sent == [second] and other not in sent
-    for _ in range(4):
-        await store.store_event('c', ping)
+    assert sent == [second] and other not in sent and foreign not in sent
     sent.clear()
-    assert await store.replay_events_after(first, send) is None and sent == [], \
-        'the oldest events are dropped once the store is full'
+    assert await other_session.replay_events_after(first, send) is None and sent == []
+    for _ in range(10):
+        await store.store_event('c', ping)
+    assert log.bytes <= 1500 and first not in str(log._events)
+    assert await store.replay_events_after(first, send) == 'a' and sent == [], \
+        'the oldest events are dropped once the budget is spent; the stream is still known'
+    kept_by_s2 = log.bytes - sum(e.size for e in log._events.values() if e.session == 's1')
+    log.forget('s1')
+    assert log.bytes == kept_by_s2, 'an ended session frees its events'
+    assert await store.replay_events_after(second, send) is None and sent == []
+    assert await store.store_event('a', ping) and log.bytes == kept_by_s2, \
+        'an ended session keeps nothing new'

@@ -14,7 +14,8 @@ KEYS = {'jsonschema': 'python3-jsonschema', 'numpy': 'python3-numpy', 'yaml': 'p
         'transforms3d': 'python3-transforms3d', 'mcp': 'python3-mcp-pip',
         'mujoco': 'python3-mujoco-pip',
         # installed with mcp (its own dependencies)
-        'mcp_types': 'python3-mcp-pip', 'uvicorn': 'python3-mcp-pip', 'anyio': 'python3-mcp-pip'}
+        'mcp_types': 'python3-mcp-pip', 'uvicorn': 'python3-mcp-pip', 'anyio': 'python3-mcp-pip',
+        'starlette': 'python3-mcp-pip', 'pydantic': 'python3-mcp-pip'}
 
 
 def package_depends(tag):
