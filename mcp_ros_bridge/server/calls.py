@@ -143,7 +143,9 @@ class CallPipeline:
                       spec: ToolSpec, kind: Kind, args: dict[str, Any]
                       ) -> types.CallToolResult | types.InputRequiredResult:
         epoch = self.arbiter.stop_epoch
-        key = args.get('idempotency_key')
+        # plan_only moves nothing, so it neither uses nor consumes an idempotency key: the
+        # real call with that key still runs once.
+        key = None if args.get('plan_only') else args.get('idempotency_key')
         # A repeat of a known key waits for (or replays) the first call: it is not rate
         # limited, refused as BUSY or asked for approval again, since it will not move.
         scope = session_scope(ctx)

@@ -28,3 +28,22 @@ async def test_wrench_text_names_the_age_of_the_tare(mode: str) -> None:
             read = await client.call_tool('read_ft_sensor', {'window': 10})
     assert not tare.is_error and not read.is_error, text_of(tare) + text_of(read)
     assert re.search(r'the tare taken \d+ s ago', text_of(read)), text_of(read)
+
+
+@pytest.mark.parametrize('mode', MODES)
+async def test_plan_only_does_not_consume_the_idempotency_key(mode: str) -> None:
+    """A plan_only preview with a key, then the real call with it: the real one moves once."""
+    bridge, backend = make_bridge()
+    args = {'positions': HOME, 'idempotency_key': 'pick-7'}
+    async with Client(bridge.server, mode=mode) as client:
+        with anyio.fail_after(20):
+            plan = await client.call_tool('move_arm_joints', dict(args, plan_only=True))
+            real = await client.call_tool('move_arm_joints', args)
+            again = await client.call_tool('move_arm_joints', args)
+            plan_after = await client.call_tool('move_arm_joints', dict(args, plan_only=True))
+    assert plan.structured_content['status'] == 'PLANNED', text_of(plan)
+    assert not real.is_error, (error_code(real), text_of(real))
+    assert real.structured_content['status'] == 'SUCCEEDED'
+    assert again.structured_content == real.structured_content, 'the repeat replays'
+    assert plan_after.structured_content['status'] == 'PLANNED', text_of(plan_after)
+    assert [c[0] for c in backend.motion_calls] == ['move_to_joints'], 'it moved once'
