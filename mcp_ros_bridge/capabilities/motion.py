@@ -84,11 +84,33 @@ def motion_outcome(verb: str, result: MotionResult, limits: MotionLimits) -> Out
             text += t('motion_position_error', error=fmt(s['position_error_mm'], 2))
         return Outcome(text, s)
     advice_key = f'motion_advice_{result.status.value}'
-    advice = t(advice_key) if advice_key in MESSAGES else ''
+    advice = (f" {result.details['advice']}" if result.details.get('advice') else
+              t(advice_key) if advice_key in MESSAGES else '')
     peak = (t('motion_peak_force', force=fmt(result.peak_force_n, 1))
             if result.peak_force_n is not None else '')
     return Outcome(t('motion_ended', verb=verb, status=result.status, message=result.message,
-                     peak=peak, advice=advice, where=where), s, is_error=True)
+                     peak=peak, advice=advice, where=where), s, is_error=True,
+                   error_code=str(result.details.get('code') or result.status.value),
+                   error_details=failure_details(result, s))
+
+
+MEASURED = ('status', 'fraction', 'position_error_mm', 'orientation_error_deg', 'peak_force_n')
+
+
+def failure_details(result: MotionResult, structured: dict[str, Any]) -> dict[str, Any]:
+    """Return the ``_meta`` details of a failed motion: the backend's facts and the measures."""
+    details = {k: v for k, v in result.details.items() if _plain(v)}
+    details.update({k: structured[k] for k in MEASURED if k in structured})
+    return details
+
+
+def _plain(value: Any) -> bool:
+    """Return True for JSON data (what an error block may carry)."""
+    if isinstance(value, (list, tuple)):
+        return all(map(_plain, value))
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    return value is None or isinstance(value, (str, int, float, bool))
 
 
 def planned_outcome(verb: str, plan: PlannedOnly, limits: MotionLimits,
