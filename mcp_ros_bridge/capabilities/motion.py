@@ -205,6 +205,10 @@ async def run_stop(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     if result.status is MotionStatus.FAILED:  # the backend could not confirm the arm is still
         return Outcome(t('stop_unconfirmed', message=result.message,
                          advice=result.details.get('advice', '')), content, is_error=True)
+    if stopped and result.status is MotionStatus.IDLE:
+        # A motion call was queued or planning: it ended before the arm moved.
+        content.update(status=MotionStatus.STOPPED.value, message=t('stop_before_motion_note'))
+        return Outcome(t('stop_before_motion'), content)
     return Outcome(t('stop_stopped' if stopped else 'stop_idle'), content)
 
 
