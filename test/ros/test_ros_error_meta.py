@@ -31,8 +31,7 @@ moveit_rig = ros_support.import_moveit_rig()
 async def test_goal_not_reached_keeps_its_code_and_measured_error_in_meta(tmp_path, mode):
     raw = moveit_rig.tagged_yaml(moveit_rig.new_tag())
     shutil.copy(os.path.join(CONFIG_DIR, 'tools.yaml'), tmp_path)
-    with open(tmp_path / 'robot.yaml', 'w', encoding='utf-8') as f:
-        yaml.safe_dump(raw, f)
+    (tmp_path / 'robot.yaml').write_text(yaml.safe_dump(raw), encoding='utf-8')
     catalog = load_catalog(str(tmp_path), kinds=KINDS).for_backend('ros')
     async with moveit_rig.rigged(config=catalog.robot) as (backend, fake, _, _):
         fake.solution = [q + 0.05 for q in backend.config.home]  # not where it was sent
