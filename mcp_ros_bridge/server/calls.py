@@ -103,21 +103,36 @@ class CallPipeline:
 
     async def _call(self, ctx: RequestContext, params: types.CallToolRequestParams
                     ) -> types.CallToolResult | types.InputRequiredResult:
+        # One audit line for every call received, however it ends: written in ``finally``
+        # (a plain file write, no await), so a cancelled call, a client that vanished and a
+        # server shutting down mid-call are recorded too.
         started = time.monotonic()
-        spec = self.catalog.get(params.name)
-        if spec is None:
-            self.audit.record(params.name, params.arguments, 'unknown_tool',
-                              time.monotonic() - started)
-            names = ', '.join(t.name for t in self.catalog.tools)
-            raise MCPError(code=types.INVALID_PARAMS,
-                           message=f'Unknown tool: {params.name}. Available tools: {names}')
-        args = params.arguments if params.arguments is not None else {}
-        result = await self._checked(ctx, params, spec, args)
-        if isinstance(result, types.CallToolResult):
-            outcome = 'error' if result.is_error else 'ok'
-            self.audit.record(spec.name, args, outcome, time.monotonic() - started,
-                              code=error_block(result).get('code'))
-        return result
+        outcome, code = 'cancelled', None
+        try:
+            spec = self.catalog.get(params.name)
+            if spec is None:
+                outcome = 'unknown_tool'
+                names = ', '.join(t.name for t in self.catalog.tools)
+                raise MCPError(code=types.INVALID_PARAMS,
+                               message=f'Unknown tool: {params.name}. Available tools: {names}')
+            args = params.arguments if params.arguments is not None else {}
+            result = await self._checked(ctx, params, spec, args)
+            if isinstance(result, types.CallToolResult):
+                outcome = 'error' if result.is_error else 'ok'
+                code = error_block(result).get('code')
+            else:
+                outcome = 'input_required'  # approval asked; the retry is its own call
+            return result
+        except anyio.get_cancelled_exc_class():
+            raise
+        except Exception:
+            if outcome != 'unknown_tool':
+                outcome, code = 'error', 'INTERNAL'
+            raise
+        finally:
+            self.audit.record(params.name, {} if params.arguments is None else params.arguments,
+                              outcome,
+                              time.monotonic() - started, code=code)
 
     async def _checked(self, ctx: RequestContext, params: types.CallToolRequestParams,
                        spec: ToolSpec,
