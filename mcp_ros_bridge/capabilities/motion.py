@@ -119,7 +119,7 @@ def planned_outcome(verb: str, plan: PlannedOnly, limits: MotionLimits,
     fraction = 1.0
     if requested_m:
         fraction = min(1.0, plan.path_length_m / requested_m) if plan.path_length_m else 0.0
-    s: dict[str, Any] = {'status': 'PLANNED', 'message': 'planned only; nothing moved',
+    s: dict[str, Any] = {'status': 'PLANNED', 'message': t('plan_only_note'),
                          'duration_s': round(plan.duration_s, 3), 'fraction': round(fraction, 4),
                          'path_length_m': round(plan.path_length_m, 4),
                          'velocity_scaling': limits.velocity_scaling}

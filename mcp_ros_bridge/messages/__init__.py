@@ -20,11 +20,11 @@ from contextvars import ContextVar
 from typing import Any
 
 from mcp_ros_bridge.messages import (contract, grip, moveit, refusals, results, ros, ros_motion,
-                                     sensing)
+                                     sensing, sim)
 
 LANGS = ('en', 'zh')
 TABLES = (contract.TABLE, grip.TABLE, moveit.TABLE, refusals.TABLE, results.TABLE, ros.TABLE,
-          ros_motion.TABLE, sensing.TABLE)
+          ros_motion.TABLE, sensing.TABLE, sim.TABLE)
 MESSAGES: dict[str, tuple[str, str]] = {k: v for table in TABLES for k, v in table.items()}
 _LANG: ContextVar[str] = ContextVar('mcp_ros_bridge_lang', default='en')
 

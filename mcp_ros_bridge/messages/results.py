@@ -77,6 +77,7 @@ TABLE: dict[str, tuple[str, str]] = {
         'fingertip path (fraction {fraction}){end}. Call again without plan_only to move.',
         '{verb}已规划；没有任何运动。预计用时 {duration} 秒，指尖路径 {length} m（比例 {fraction}）{end}。去掉 plan_only '
         '再次调用即可运动。'),
+    'plan_only_note': both('planned only; nothing moved', '仅规划；没有任何运动'),
     'motion_planned_end': both(', ending at {pose}', '，终点为 {pose}'),
     'stop_unconfirmed': both(
         'Stop was sent but not confirmed: {message}. {advice}',

@@ -38,7 +38,7 @@ def _arm(result: dict[str, Any]) -> tuple[np.ndarray, float]:
 
 
 async def move_and_drop(http: httpx2.AsyncClient, session: RawSession, moving: anyio.Event,
-                drop: bool) -> None:
+                        drop: bool) -> None:
     """Stream the move's SSE response; past 10 % progress set ``moving`` (and drop it)."""
     body = session.call_body('move_arm_joints', SLOW_MOVE, progress='p')
     async with http.stream('POST', session.url, headers=session.headers, json=body) as r:

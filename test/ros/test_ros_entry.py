@@ -161,7 +161,7 @@ def test_each_entry_point_names_its_node_and_namespace(entry, peer):
 
 
 @pytest.mark.parametrize(('args', 'said'), [
-    (['-p', 'transport:=https'], "transport:='https' is not allowed: it must be one of stdio, http"),
+    (['-p', 'transport:=https'], "transport:='https' is not allowed: it must be one of stdio"),
     (['-p', 'approval_policy:=alow'], 'one of deny, allow'),
     (['-p', 'lang:=fr'], 'one of en, zh'),
     (['-p', 'port:=70000'], 'port:=70000 is not allowed: it must be an integer >= 0 and <= 65535'),

@@ -9,7 +9,8 @@ import pytest
 
 # (setting, a bad value, what the error must say is allowed)
 BAD = [
-    ('transport', 'https', 'one of stdio, http'), ('approval_policy', 'alow', 'one of deny, allow'),
+    ('transport', 'https', 'one of stdio, http'),
+    ('approval_policy', 'alow', 'one of deny, allow'),
     ('lang', 'fr', 'one of en, zh'), ('backend', 'gazebo', 'one of sim, ros'),
     ('port', 70000, 'an integer >= 0 and <= 65535'), ('port', -1, '>= 0'),
     ('port', '8765', 'an integer'), ('port', 80.0, 'an integer'), ('port', True, 'an integer'),
