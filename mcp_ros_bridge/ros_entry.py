@@ -19,10 +19,13 @@ import os
 import sys
 from typing import Any
 
-from mcp_ros_bridge.server.settings import DEFAULT_NODE_NAME, ros_parameters, ServeOptions
+from mcp_ros_bridge.server.launch_settings import launch_text
+from mcp_ros_bridge.server.settings import (allowed, check, DEFAULT_NODE_NAME, ros_parameters,
+                                            ServeOptions, SettingError, settings)
 
 # From the settings table (server/settings.py), with the node's defaults (backend: ros).
 PARAMETERS: dict[str, tuple[Any, str]] = ros_parameters()
+SETTINGS = {s.name: s for s in settings()}
 NODE_NAME = DEFAULT_NODE_NAME
 EXECUTABLE = 'mcp_ros_bridge_node'
 USAGE = f"""usage: ros2 run mcp_ros_bridge {EXECUTABLE} [--ros-args -p NAME:=VALUE ...]
@@ -53,31 +56,60 @@ def split_ros_args(argv: list[str]) -> list[str]:
 def read_parameters(ros_args: list[str]) -> dict[str, Any]:
     """Declare the node's parameters in a short-lived private context; return their values."""
     import rclpy
-    from rcl_interfaces.msg import ParameterDescriptor, ParameterType
     from rclpy.context import Context
-    from rclpy.parameter import Parameter
     from rclpy.signals import SignalHandlerOptions
     context = Context()
     rclpy.init(args=['--ros-args', *ros_args], context=context,
                signal_handler_options=SignalHandlerOptions.NO)
     try:
         node = rclpy.create_node(NODE_NAME, context=context)
-        values = {}
-        for name, (default, description) in PARAMETERS.items():
-            if node.has_parameter(name):  # use_sim_time: every rclpy node declares it
-                values[name] = node.get_parameter(name).value
-                continue
-            descriptor = ParameterDescriptor(description=description, read_only=True)
-            if isinstance(default, list):  # an empty list has no ROS type of its own
-                descriptor.type = ParameterType.PARAMETER_STRING_ARRAY
-                declared = node.declare_parameter(name, Parameter.Type.STRING_ARRAY, descriptor)
-                values[name] = list(declared.value or [])
-                continue
-            values[name] = node.declare_parameter(name, default, descriptor).value
+        values = {name: _declared(node, name, default, description)
+                  for name, (default, description) in PARAMETERS.items()}
         node.destroy_node()
         return values
     finally:
         context.try_shutdown()
+
+
+def _declared(node: Any, name: str, default: Any, description: str) -> Any:
+    """
+    Declare one parameter (typed by its default) and return its value, checked by the table.
+
+    A value of another type (``-p port:=abc``, ``-p sim_speed:=2``) is read once more
+    untyped so that the settings table can accept it (2 for 2.0) or name what is allowed.
+    """
+    from rcl_interfaces.msg import ParameterDescriptor, ParameterType
+    from rclpy.exceptions import InvalidParameterTypeException
+    from rclpy.parameter import Parameter
+    setting = SETTINGS[name]
+    descriptor = ParameterDescriptor(description=description, read_only=True)
+    if node.has_parameter(name):  # use_sim_time: every rclpy node declares it
+        value = node.get_parameter(name).value
+    elif isinstance(default, list):  # an empty list has no ROS type of its own
+        descriptor.type = ParameterType.PARAMETER_STRING_ARRAY
+        try:
+            declared = node.declare_parameter(name, Parameter.Type.STRING_ARRAY, descriptor)
+            value = list(declared.value or [])
+        except InvalidParameterTypeException:
+            value = _untyped(node, name, default, description)
+    else:
+        try:
+            value = node.declare_parameter(name, default, descriptor).value
+        except InvalidParameterTypeException:
+            value = _untyped(node, name, default, description)
+    try:
+        return check(setting, value)
+    except SettingError:
+        raise SettingError(f'ROS parameter {name}:={value!r} is not allowed: it must be '
+                           f'{allowed(setting)}; for example -p {name}:='
+                           f'{launch_text(setting.ros_default)}') from None
+
+
+def _untyped(node: Any, name: str, default: Any, description: str) -> Any:
+    """Return the value of a parameter given with another type than its default's."""
+    from rcl_interfaces.msg import ParameterDescriptor
+    untyped = ParameterDescriptor(description=description, read_only=True, dynamic_typing=True)
+    return node.declare_parameter(name, default, untyped).value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
         return run(ServeOptions(**read_parameters(ros_args)), ros_args)
     except ConfigError as exc:
         logging.getLogger(NODE_NAME).error('config error: %s', exc)
+        return 2
+    except SettingError as exc:
+        logging.getLogger(NODE_NAME).error('%s', exc)
         return 2
     except (KeyboardInterrupt, ExternalShutdownException):
         return 0

@@ -96,4 +96,7 @@ def output_schema(properties: dict[str, Any], required: list[str]) -> dict[str, 
 
 def fmt(v: float, digits: int = 3) -> str:
     """Format a number compactly for text summaries."""
-    return fixed(v, digits).rstrip('0').rstrip('.') if abs(v) < 1e6 else f'{v:.3g}'
+    if abs(v) >= 1e6:
+        return f'{v:.3g}'
+    text = fixed(v, digits)
+    return text.rstrip('0').rstrip('.') if '.' in text else text  # 10 stays 10, 0 stays 0

@@ -84,11 +84,33 @@ def motion_outcome(verb: str, result: MotionResult, limits: MotionLimits) -> Out
             text += t('motion_position_error', error=fmt(s['position_error_mm'], 2))
         return Outcome(text, s)
     advice_key = f'motion_advice_{result.status.value}'
-    advice = t(advice_key) if advice_key in MESSAGES else ''
+    advice = (f" {result.details['advice']}" if result.details.get('advice') else
+              t(advice_key) if advice_key in MESSAGES else '')
     peak = (t('motion_peak_force', force=fmt(result.peak_force_n, 1))
             if result.peak_force_n is not None else '')
     return Outcome(t('motion_ended', verb=verb, status=result.status, message=result.message,
-                     peak=peak, advice=advice, where=where), s, is_error=True)
+                     peak=peak, advice=advice, where=where), s, is_error=True,
+                   error_code=str(result.details.get('code') or result.status.value),
+                   error_details=failure_details(result, s))
+
+
+MEASURED = ('status', 'fraction', 'position_error_mm', 'orientation_error_deg', 'peak_force_n')
+
+
+def failure_details(result: MotionResult, structured: dict[str, Any]) -> dict[str, Any]:
+    """Return the ``_meta`` details of a failed motion: the backend's facts and the measures."""
+    details = {k: v for k, v in result.details.items() if _plain(v)}
+    details.update({k: structured[k] for k in MEASURED if k in structured})
+    return details
+
+
+def _plain(value: Any) -> bool:
+    """Return True for JSON data (what an error block may carry)."""
+    if isinstance(value, (list, tuple)):
+        return all(map(_plain, value))
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    return value is None or isinstance(value, (str, int, float, bool))
 
 
 def planned_outcome(verb: str, plan: PlannedOnly, limits: MotionLimits,
@@ -97,7 +119,7 @@ def planned_outcome(verb: str, plan: PlannedOnly, limits: MotionLimits,
     fraction = 1.0
     if requested_m:
         fraction = min(1.0, plan.path_length_m / requested_m) if plan.path_length_m else 0.0
-    s: dict[str, Any] = {'status': 'PLANNED', 'message': 'planned only; nothing moved',
+    s: dict[str, Any] = {'status': 'PLANNED', 'message': t('plan_only_note'),
                          'duration_s': round(plan.duration_s, 3), 'fraction': round(fraction, 4),
                          'path_length_m': round(plan.path_length_m, 4),
                          'velocity_scaling': limits.velocity_scaling}
@@ -192,6 +214,10 @@ async def run_stop(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     if result.status is MotionStatus.FAILED:  # the backend could not confirm the arm is still
         return Outcome(t('stop_unconfirmed', message=result.message,
                          advice=result.details.get('advice', '')), content, is_error=True)
+    if stopped and result.status is MotionStatus.IDLE:
+        # A motion call was queued or planning: it ended before the arm moved.
+        content.update(status=MotionStatus.STOPPED.value, message=t('stop_before_motion_note'))
+        return Outcome(t('stop_before_motion'), content)
     return Outcome(t('stop_stopped' if stopped else 'stop_idle'), content)
 
 

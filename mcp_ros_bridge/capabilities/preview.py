@@ -23,7 +23,7 @@ class PlannedOnly(BackendError):
 
     def __init__(self, poses: Sequence[Pose], times: Sequence[float]) -> None:
         """Keep the planned duration, tip path length and final pose."""
-        super().__init__('PLANNED', 'planned only; nothing moved')
+        super().__init__('PLANNED', t('plan_only_note'))
         self.duration_s = float(times[-1]) if times else 0.0
         self.path_length_m = sum(math.dist(a.position, b.position)
                                  for a, b in itertools.pairwise(poses))

@@ -77,6 +77,7 @@ TABLE: dict[str, tuple[str, str]] = {
         'fingertip path (fraction {fraction}){end}. Call again without plan_only to move.',
         '{verb}已规划；没有任何运动。预计用时 {duration} 秒，指尖路径 {length} m（比例 {fraction}）{end}。去掉 plan_only '
         '再次调用即可运动。'),
+    'plan_only_note': both('planned only; nothing moved', '仅规划；没有任何运动'),
     'motion_planned_end': both(', ending at {pose}', '，终点为 {pose}'),
     'stop_unconfirmed': both(
         'Stop was sent but not confirmed: {message}. {advice}',
@@ -85,6 +86,13 @@ TABLE: dict[str, tuple[str, str]] = {
         'Stopped the running motion; the arm holds its position. (This cancels goals; it is not '
         'an emergency stop.)',
         '已停止正在进行的运动；机械臂保持当前位置。（这会取消目标；它不是急停。）'),
+    'stop_before_motion': both(
+        'Stopped the motion call before the arm moved (it was still queued or planning); the '
+        'arm holds its position. (This cancels goals; it is not an emergency stop.)',
+        '已在机械臂运动之前停止该运动调用（它仍在排队或规划中）；机械臂保持当前位置。（这会取消目标；它不是急停。）'),
+    'stop_before_motion_note': both(
+        'the motion call ended before the arm moved; holding position',
+        '运动调用在机械臂运动之前结束；保持当前位置'),
     'stop_idle': both(
         'No motion was running; the arm holds its position. (This cancels goals; it is not an '
         'emergency stop.)',

@@ -84,6 +84,11 @@ TABLE: dict[str, tuple[str, str]] = {
         '末端距目标 {mm:.1f} mm、{deg:.1f} deg（由关节状态测得）'),
     'verify_joint_off': both('{joint} is {error:.3f} rad from its target (measured from joint '
                              'states)', '{joint} 距其目标 {error:.3f} rad（由关节状态测得）'),
+    'verify_advice': both(
+        'read get_joint_states and get_end_effector_pose; check that the end effector link in '
+        'robot.yaml exists in the robot description and that the controllers are running.',
+        '请读取 get_joint_states 和 get_end_effector_pose；检查 robot.yaml 中的末端执行器连杆'
+        '在机器人描述中存在，并且控制器正在运行。'),
     'verify_unread': both('the final state could not be read: {why}', '无法读取最终状态：{why}'),
     'gripper_moving': both('gripper moving to {mm:.0f} mm', '夹爪正在移动到 {mm:.0f} mm'),
     'gripper_width_outside': both('width {width} m is outside [0, {max}] m',

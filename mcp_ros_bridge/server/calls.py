@@ -113,21 +113,36 @@ class CallPipeline:
 
     async def _call(self, ctx: RequestContext, params: types.CallToolRequestParams
                     ) -> types.CallToolResult | types.InputRequiredResult:
+        # One audit line for every call received, however it ends: written in ``finally``
+        # (a plain file write, no await), so a cancelled call, a client that vanished and a
+        # server shutting down mid-call are recorded too.
         started = time.monotonic()
-        spec = self.catalog.get(params.name)
-        if spec is None:
-            self.audit.record(params.name, params.arguments, 'unknown_tool',
-                              time.monotonic() - started)
-            names = ', '.join(t.name for t in self.catalog.tools)
-            raise MCPError(code=types.INVALID_PARAMS,
-                           message=f'Unknown tool: {params.name}. Available tools: {names}')
-        args = params.arguments if params.arguments is not None else {}
-        result = await self._checked(ctx, params, spec, args)
-        if isinstance(result, types.CallToolResult):
-            outcome = 'error' if result.is_error else 'ok'
-            self.audit.record(spec.name, args, outcome, time.monotonic() - started,
-                              code=error_block(result).get('code'))
-        return result
+        outcome, code = 'cancelled', None
+        try:
+            spec = self.catalog.get(params.name)
+            if spec is None:
+                outcome = 'unknown_tool'
+                names = ', '.join(t.name for t in self.catalog.tools)
+                raise MCPError(code=types.INVALID_PARAMS,
+                               message=f'Unknown tool: {params.name}. Available tools: {names}')
+            args = params.arguments if params.arguments is not None else {}
+            result = await self._checked(ctx, params, spec, args)
+            if isinstance(result, types.CallToolResult):
+                outcome = 'error' if result.is_error else 'ok'
+                code = error_block(result).get('code')
+            else:
+                outcome = 'input_required'  # approval asked; the retry is its own call
+            return result
+        except anyio.get_cancelled_exc_class():
+            raise
+        except Exception:
+            if outcome != 'unknown_tool':
+                outcome, code = 'error', 'INTERNAL'
+            raise
+        finally:
+            self.audit.record(params.name, {} if params.arguments is None else params.arguments,
+                              outcome,
+                              time.monotonic() - started, code=code)
 
     async def _checked(self, ctx: RequestContext, params: types.CallToolRequestParams,
                        spec: ToolSpec,
@@ -153,7 +168,9 @@ class CallPipeline:
                       spec: ToolSpec, kind: Kind, args: dict[str, Any]
                       ) -> types.CallToolResult | types.InputRequiredResult:
         epoch = self.arbiter.stop_epoch
-        key = args.get('idempotency_key')
+        # plan_only moves nothing, so it neither uses nor consumes an idempotency key: the
+        # real call with that key still runs once.
+        key = None if args.get('plan_only') else args.get('idempotency_key')
         # A repeat of a known key waits for (or replays) the first call: it is not rate
         # limited, refused as BUSY or asked for approval again, since it will not move.
         scope = session_scope(ctx)

@@ -14,7 +14,8 @@ import json
 import sys
 from typing import Any, NamedTuple
 
-from mcp_ros_bridge.server.settings import described, Setting, settings
+from mcp_ros_bridge.server.settings import (allowed, check, described, Setting, SettingError,
+                                            settings)
 import yaml
 
 REGENERATE = 'python3 -m mcp_ros_bridge.server.launch_settings > config/bridge.params.yaml'
@@ -58,13 +59,13 @@ def _parse(setting: Setting, text: str) -> Any:
         elif kind in (int, float):
             value = kind(text)
     except (ValueError, yaml.YAMLError):
+        value = None  # not of the setting's type: check() refuses it
+    try:
+        return check(setting, value)
+    except SettingError:
         example = launch_text(setting.launch_default)
-        raise ValueError(f'launch argument {name}:={text!r} is not a {kind.__name__}; '
-                         f'for example {name}:={example}') from None
-    if setting.choices and value not in setting.choices:
-        raise ValueError(f'launch argument {name}:={text!r} must be one of '
-                         f'{", ".join(setting.choices)}')
-    return value
+        raise SettingError(f'launch argument {name}:={text!r} is not allowed: it must be '
+                           f'{allowed(setting)}; for example {name}:={example}') from None
 
 
 def node_settings(values: Mapping[str, str]) -> NodeSettings:

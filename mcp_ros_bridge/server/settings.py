@@ -5,7 +5,11 @@ Each field of :class:`ServeOptions` is one setting; its metadata carries the hel
 text, the allowed choices, the CLI flag when it is not ``--field-name``, the ROS
 parameter default when it differs, the launch argument's name and default when
 they differ, and ``ros=False`` for the two settings ROS sets by remapping (node
-name and namespace). Adding a setting is adding one field.
+name and namespace), and the range of a number (``low``/``high`` inclusive, ``above``
+exclusive). Adding a setting is adding one field. :class:`ServeOptions` checks
+every value on construction (:func:`check`), whichever entry point built it: a
+wrong type, a value outside the choices or the range is a :class:`SettingError`
+naming the setting, the value and what is allowed.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, MISSING
+import math
 from typing import Any, NamedTuple
 
 from mcp_ros_bridge.backends.factory import BACKENDS
@@ -21,9 +26,11 @@ from mcp_ros_bridge.server.calls import CallSettings
 
 def _info(text: str, *, choices: tuple[str, ...] = (), flag: str = '',
           ros_default: Any = MISSING, ros: bool = True, launch_name: str = '',
-          launch_default: Any = MISSING) -> dict[str, Any]:
+          launch_default: Any = MISSING, low: float | None = None, high: float | None = None,
+          above: float | None = None) -> dict[str, Any]:
     return {'help': text, 'choices': choices, 'flag': flag, 'ros_default': ros_default,
-            'ros': ros, 'launch_name': launch_name, 'launch_default': launch_default}
+            'ros': ros, 'launch_name': launch_name, 'launch_default': launch_default,
+            'low': low, 'high': high, 'above': above}
 
 
 def _setting(default: Any, text: str, **info: Any) -> Any:
@@ -45,12 +52,13 @@ class ServeOptions:
     transport: str = _setting('stdio', 'MCP transport', choices=('stdio', 'http'),
                               launch_default='http')  # stdio needs the host to start the node
     host: str = _setting('127.0.0.1', 'HTTP bind address (default loopback)')
-    port: int = _setting(8765, 'HTTP port')
+    port: int = _setting(8765, 'HTTP port (0: any free port)', low=0, high=65535)
     token_file: str = _setting('', 'file holding the HTTP bearer token (or set '
                                'MCP_ROS_BRIDGE_TOKEN); empty: no token')
     audit_log: str = _setting('', 'append a JSON line per call to this file; empty: none')
     lang: str = _setting('en', 'language of tool texts, results and errors', choices=('en', 'zh'))
-    sim_speed: float = _setting(1.0, 'simulation speed factor; 0 runs as fast as possible')
+    sim_speed: float = _setting(1.0, 'simulation speed factor; 0 runs as fast as possible',
+                                low=0)
     use_sim_time: bool = _setting(False, 'backend ros: use /clock (Gazebo, simulation time) '
                                   'as the node clock')
     # Set by remapping on the node (-r __node:=NAME -r __ns:=/NS, launch's name and namespace).
@@ -58,7 +66,7 @@ class ServeOptions:
                               ros=False)
     namespace: str = _setting('', 'backend ros: ROS namespace of the bridge node', ros=False)
     ready_wait_s: float = _setting(2.0, 'backend ros: seconds the start waits for sensor data '
-                                   'and the end effector check (calls wait meanwhile)')
+                                   'and the end effector check (calls wait meanwhile)', low=0)
     approval_policy: str = _setting(_CALLS.approval_policy, 'for tools needing approval when '
                                     'the client cannot ask the user', choices=('deny', 'allow'))
     watch: bool = _setting(True, 'reload the config when it changes', flag='--no-watch')
@@ -75,14 +83,20 @@ class ServeOptions:
     http_body_timeout_s: float = _setting(10.0, 'seconds an HTTP request body may take to '
                                           'arrive')
     motion_rate_per_s: float = _setting(_CALLS.motion_rate_per_s, 'motion calls per second '
-                                        'per client (token bucket rate)')
+                                        'per client (token bucket rate)', above=0)
     motion_burst: int = _setting(_CALLS.motion_burst, 'motion calls a client may make at once '
-                                 '(token bucket size)')
+                                 '(token bucket size)', low=1)
     idempotency_ttl_s: float = _setting(_CALLS.idempotency_ttl_s, 'seconds an idempotency key '
-                                        'is remembered')
-    read_timeout_s: float = _setting(_CALLS.read_timeout_s, 'seconds a read-only tool may take')
+                                        'is remembered', above=0)
+    read_timeout_s: float = _setting(_CALLS.read_timeout_s, 'seconds a read-only tool may take',
+                                     above=0)
     stop_wait_s: float = _setting(_CALLS.stop_wait_s, 'seconds a stop waits for the robot to '
-                                  'hold still')
+                                  'hold still', above=0)
+
+    def __post_init__(self) -> None:
+        """Check every setting (type, choices, range); raise SettingError on the first bad one."""
+        for s in settings():
+            object.__setattr__(self, s.name, check(s, getattr(self, s.name)))
 
     def call_settings(self) -> CallSettings:
         """Return the call pipeline's policies from these settings."""
@@ -101,6 +115,9 @@ class Setting(NamedTuple):
     ros: bool
     launch_name: str
     launch_default: Any
+    low: float | None
+    high: float | None
+    above: float | None
 
 
 def settings() -> Iterator[Setting]:
@@ -112,7 +129,8 @@ def settings() -> Iterator[Setting]:
         launch_default = ros_default if m['launch_default'] is MISSING else m['launch_default']
         yield Setting(f.name, default, m['help'], m['choices'],
                       m['flag'] or '--' + f.name.replace('_', '-'), ros_default, m['ros'],
-                      m['launch_name'] or f.name, launch_default)
+                      m['launch_name'] or f.name, launch_default, m['low'], m['high'],
+                      m['above'])
 
 
 def add_cli_flags(parser: argparse.ArgumentParser) -> None:
@@ -125,9 +143,9 @@ def add_cli_flags(parser: argparse.ArgumentParser) -> None:
         elif isinstance(s.default, list):
             options.update(action='append', default=[])
         else:
-            options.update(type=type(s.default), default=s.default)
-            if s.choices:
-                options['choices'] = list(s.choices)
+            options.update(type=_cli_type(s), default=s.default)
+            if s.choices:  # argparse names the choices itself ("invalid choice: ...")
+                options.update(type=type(s.default), choices=list(s.choices))
         parser.add_argument(s.flag, **options)
 
 
@@ -137,5 +155,64 @@ def ros_parameters() -> dict[str, tuple[Any, str]]:
 
 
 def described(setting: Setting) -> str:
-    """Return the setting's help text with its choices, if any."""
-    return setting.text + (f" ({' | '.join(setting.choices)})" if setting.choices else '')
+    """Return the setting's help text with its choices or range, if any."""
+    if setting.choices:
+        return setting.text + f" ({' | '.join(setting.choices)})"
+    limits = _range_text(setting)
+    return setting.text + (f' ({limits})' if limits else '')
+
+
+class SettingError(ValueError):
+    """A setting's value is not allowed; the text names the setting, the value and the rule."""
+
+
+_KINDS = {bool: 'true or false', int: 'an integer', float: 'a number', str: 'a string',
+          list: 'a list of strings'}
+
+
+def _range_text(s: Setting) -> str:
+    parts = [f'>= {s.low:g}' if s.low is not None else '',
+             f'> {s.above:g}' if s.above is not None else '',
+             f'<= {s.high:g}' if s.high is not None else '']
+    return ' and '.join(p for p in parts if p)
+
+
+def allowed(s: Setting) -> str:
+    """Return what ``s`` allows, e.g. ``an integer >= 0 and <= 65535``, ``one of en, zh``."""
+    if s.choices:
+        return 'one of ' + ', '.join(s.choices)
+    return ' '.join(p for p in (_KINDS[type(s.default)], _range_text(s)) if p)
+
+
+def check(s: Setting, value: Any) -> Any:
+    """Return ``value`` (an int as float for a number setting) when ``s`` allows it."""
+    kind, given = type(s.default), value
+    ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value, ok = float(value), True
+    if kind is list:
+        ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if ok and kind in (int, float):
+        ok = (math.isfinite(value) and (s.low is None or value >= s.low)
+              and (s.high is None or value <= s.high)
+              and (s.above is None or value > s.above))
+    if ok and s.choices:
+        ok = value in s.choices
+    if not ok:
+        raise SettingError(f'setting {s.name}={given!r} is not allowed: it must be '
+                           f'{allowed(s)} (default {s.default!r})')
+    return value
+
+
+def _cli_type(s: Setting) -> Any:
+    """Return the argparse converter of ``s``: its type, then :func:`check`."""
+    def convert(text: str) -> Any:
+        try:
+            return check(s, type(s.default)(text))
+        except SettingError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        except ValueError:
+            raise argparse.ArgumentTypeError(f'{text!r} is not {_KINDS[type(s.default)]}; '
+                                             f'{s.flag} must be {allowed(s)}') from None
+    convert.__name__ = type(s.default).__name__
+    return convert

@@ -105,3 +105,20 @@ async def http_server(token: str | None, host: str = '127.0.0.1', sim_speed: str
     found = anyio.Event()
     limit = ['-c', FILE_LIMIT, str(file_limit)] if file_limit else []
     process: Process = await anyio.open_process(
+        [sys.executable, *limit, *serve_argv('--transport', 'http', '--host', host, '--port',
+                                             '0', *flags, sim_speed=sim_speed, watch=watch)],
+        cwd=REPO, env=server_env(token))
+    if pids is not None:
+        pids.append(process.pid)
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_drain, process.stderr, lines, found, port)
+            with anyio.fail_after(90):
+                await found.wait()
+            yield f'http://{host}:{port[0]}/mcp', lines
+            tg.cancel_scope.cancel()
+    finally:
+        if process.returncode is None:
+            process.kill()
+        with anyio.move_on_after(10, shield=True):
+            await process.wait()

@@ -7,16 +7,20 @@ Rotation is checked on the AuditLog itself with a small size bound.
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from typing import Any
 
 import anyio
 from bridge_kit import REPO
+import httpx2
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp_ros_bridge.server.audit import AuditLog, MAX_LINE, MAX_TOOL_NAME
 import pytest
-from server_process import serve_argv, server_env
+from raw_http import RawSession
+from server_process import http_server, serve_argv, server_env, SIM
+import test_http_deadman as deadman
 
 pytestmark = [pytest.mark.contract, pytest.mark.anyio]
 
@@ -66,3 +70,104 @@ def test_audit_log_rotates_past_its_size(tmp_path: Any) -> None:
     assert all(p.stat().st_size < 1000 + MAX_LINE for p in tmp_path.iterdir())
     last = json.loads(path.read_text().splitlines()[-1])
     assert last['args'] == {'i': 59}
+
+
+TIMEOUT = httpx2.Timeout(30, read=60)
+SLOW_MOVE = {'positions': [1.2, -0.2, 0.0, -1.8, 0.0, 1.9, 0.785], 'velocity_scaling': 0.1}
+INIT = {'jsonrpc': '2.0', 'id': 1, 'method': 'initialize',
+        'params': {'protocolVersion': '2025-11-25', 'capabilities': {},
+                   'clientInfo': {'name': 'raw', 'version': '0'}}}
+
+
+def _entries(path: Any) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+@pytest.mark.parametrize('mode', ['legacy', '2026-07-28'])
+async def test_every_call_received_over_stdio_has_a_line_a_cancelled_one_too(
+        tmp_path: Any, mode: str) -> None:
+    """Six calls (ok, unknown, invalid, cancelled mid-motion, stop, ok): six lines."""
+    log = tmp_path / 'audit.jsonl'
+    params = StdioServerParameters(command=sys.executable, cwd=REPO, env=server_env(None),
+                                   args=serve_argv('--audit-log', str(log), sim_speed='1'))
+    moving = anyio.Event()
+
+    async def progress(value: float, total: float | None, message: str | None) -> None:
+        moving.set()
+
+    with anyio.fail_after(120):
+        async with Client(params, mode=mode) as client:
+            await client.call_tool('get_joint_states', {})
+            with pytest.raises(MCPError):
+                await client.call_tool('no_such_tool', {})
+            await client.call_tool('move_arm_joints', {'positions': [0.0]})
+            async with anyio.create_task_group() as tg:
+                async def move() -> None:
+                    await client.call_tool('move_arm_joints', SLOW_MOVE,
+                                           progress_callback=progress)
+                tg.start_soon(move)
+                await moving.wait()
+                tg.cancel_scope.cancel()
+            await client.call_tool('stop_arm', {})
+            await client.call_tool('get_joint_states', {})
+    entries = _entries(log)
+    assert len(entries) == 6, entries
+    by_outcome = sorted((e['tool'], e['outcome'], e.get('code')) for e in entries)
+    assert by_outcome == sorted([
+        ('get_joint_states', 'ok', None), ('no_such_tool', 'unknown_tool', None),
+        ('move_arm_joints', 'error', 'INVALID_ARGUMENTS'), ('move_arm_joints', 'cancelled', None),
+        ('stop_arm', 'ok', None), ('get_joint_states', 'ok', None)])
+    cancelled = next(e for e in entries if e['outcome'] == 'cancelled')
+    assert cancelled['args']['velocity_scaling'] == 0.1 and cancelled['duration_ms'] > 0
+
+
+def test_a_killed_stdio_host_leaves_the_line_of_its_running_call(tmp_path: Any) -> None:
+    """Both pipes close mid-motion: the server writes the motion's line before it exits."""
+    log = tmp_path / 'audit.jsonl'
+    proc = subprocess.Popen([sys.executable, *serve_argv('--audit-log', str(log), sim_speed='1')],
+                            cwd=REPO, env=server_env(None), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        for message in (INIT, {'jsonrpc': '2.0', 'method': 'notifications/initialized'},
+                        {'jsonrpc': '2.0', 'id': 2, 'method': 'tools/call',
+                         'params': {'name': 'move_arm_joints', 'arguments': SLOW_MOVE,
+                                    '_meta': {'progressToken': 'p'}}}):
+            proc.stdin.write((json.dumps(message) + '\n').encode())
+            proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())['id'] == 1
+        assert json.loads(proc.stdout.readline()).get('method') == 'notifications/progress'
+        proc.stdout.close()  # what a killed host does: both ends go at once
+        proc.stdin.close()
+        status = proc.wait(timeout=120)
+        err = proc.stderr.read().decode('utf-8', 'replace')
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+    assert status == 0 and 'Traceback' not in err, err
+    [entry] = _entries(log)
+    assert (entry['tool'], entry['outcome']) == ('move_arm_joints', 'cancelled'), entry
+
+
+@pytest.mark.skipif(not SIM, reason='needs the simulation (pip install mujoco)')
+@pytest.mark.parametrize('vanish', ['legacy_request_aborted', '2026_request_cancelled'])
+async def test_a_vanished_http_client_leaves_the_line_of_its_call(tmp_path: Any,
+                                                                  vanish: str) -> None:
+    """The client drops its move mid-motion; the move's line is written, as cancelled."""
+    log = tmp_path / 'audit.jsonl'
+    async with http_server(None, sim_speed='1', flags=('--audit-log', str(log))) as (url, _):
+        with anyio.fail_after(120):
+            async with httpx2.AsyncClient(timeout=TIMEOUT) as h, \
+                    httpx2.AsyncClient(timeout=TIMEOUT) as mover:
+                observer = await RawSession(h, url, {}).start()
+                if vanish == 'legacy_request_aborted':
+                    moving = anyio.Event()
+                    async with anyio.create_task_group() as tg:
+                        tg.start_soon(deadman.move_and_drop, mover, observer, moving, True)
+                else:
+                    await deadman.sdk_move_then_cancel(url)
+                while not any(e['tool'] == 'move_arm_joints' for e in _entries(log)):
+                    await observer.call('get_joint_states', {})  # paced by round trips
+    [move] = [e for e in _entries(log) if e['tool'] == 'move_arm_joints']
+    assert move['outcome'] in ('cancelled', 'error'), move
+    assert move['outcome'] == 'cancelled' or move['code'] == 'STOPPED', move

@@ -37,8 +37,8 @@ def _arm(result: dict[str, Any]) -> tuple[np.ndarray, float]:
             max(abs(j['velocity']) for j in joints))
 
 
-async def _move(http: httpx2.AsyncClient, session: RawSession, moving: anyio.Event,
-                drop: bool) -> None:
+async def move_and_drop(http: httpx2.AsyncClient, session: RawSession, moving: anyio.Event,
+                        drop: bool) -> None:
     """Stream the move's SSE response; past 10 % progress set ``moving`` (and drop it)."""
     body = session.call_body('move_arm_joints', SLOW_MOVE, progress='p')
     async with http.stream('POST', session.url, headers=session.headers, json=body) as r:
@@ -77,7 +77,7 @@ async def test_vanished_requester_stops_the_arm(vanish: str) -> None:
                     await RawSession(h, url, {}).start()
                 moving = anyio.Event()
                 async with anyio.create_task_group() as tg:
-                    tg.start_soon(_move, mover, session, moving, vanish == 'abort_request')
+                    tg.start_soon(move_and_drop, mover, session, moving, vanish == 'abort_request')
                     await moving.wait()
                     if vanish == 'delete_session':
                         assert await session.delete() == 200
@@ -88,7 +88,7 @@ async def test_vanished_requester_stops_the_arm(vanish: str) -> None:
     assert np.allclose(held, rest, atol=2e-3), 'the arm holds where it stopped'
 
 
-async def _sdk_move_then_cancel(url: str) -> None:
+async def sdk_move_then_cancel(url: str) -> None:
     """Cancel a move from a 2026-07-28 SDK client over HTTP once it is under way."""
     moving = anyio.Event()
 
@@ -113,7 +113,7 @@ async def test_cancelled_2026_request_stops_the_arm() -> None:
             async with httpx2.AsyncClient(timeout=TIMEOUT) as h:
                 observer = await RawSession(h, url, {}).start()
                 start = await _rest(observer)
-                await _sdk_move_then_cancel(url)
+                await sdk_move_then_cancel(url)
                 rest = await _rest(observer)
     assert np.linalg.norm(rest - start) > 0.02, 'the motion had started'
     assert np.linalg.norm(rest - np.asarray(FAR)) > 0.2, 'the arm ran on to the goal'

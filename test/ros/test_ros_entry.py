@@ -158,3 +158,38 @@ def test_each_entry_point_names_its_node_and_namespace(entry, peer):
     assert nodes.count((name, namespace)) == 1, nodes
     assert proc.returncode == 0, err
     assert out == '' and 'Traceback' not in err and 'terminate called' not in err, err
+
+
+@pytest.mark.parametrize(('args', 'said'), [
+    (['-p', 'transport:=https'], "transport:='https' is not allowed: it must be one of stdio"),
+    (['-p', 'approval_policy:=alow'], 'one of deny, allow'),
+    (['-p', 'lang:=fr'], 'one of en, zh'),
+    (['-p', 'port:=70000'], 'port:=70000 is not allowed: it must be an integer >= 0 and <= 65535'),
+    (['-p', 'port:=abc'], "port:='abc' is not allowed: it must be an integer"),
+    (['-p', 'read_timeout_s:=0.0'], 'read_timeout_s:=0.0 is not allowed: it must be a number > 0'),
+    (['-p', 'watch:=7'], 'watch:=7 is not allowed: it must be true or false'),
+])
+def test_ros_parameters_are_checked_by_the_settings_table(args, said):
+    from mcp_ros_bridge import ros_entry
+    from mcp_ros_bridge.server.settings import SettingError
+    with pytest.raises(SettingError) as err:
+        ros_entry.read_parameters(args)
+    assert said in str(err.value)
+
+
+def test_a_whole_number_for_a_number_parameter_is_that_number():
+    from mcp_ros_bridge import ros_entry
+    values = ros_entry.read_parameters(['-p', 'sim_speed:=2', '-p', 'stop_wait_s:=3'])
+    assert values['sim_speed'] == 2.0 and isinstance(values['sim_speed'], float)
+    assert values['stop_wait_s'] == 3.0
+
+
+def test_node_with_a_bad_parameter_exits_2_naming_it_before_serving():
+    cmd = [sys.executable, '-m', 'mcp_ros_bridge.ros_entry', '--ros-args',
+           '-p', 'transport:=https', '-r', '__node:=bridge_bad_setting']
+    proc = subprocess.run(cmd, check=False, stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=60, cwd=ros_support.REPO,
+                          env=dict(os.environ, PYTHONPATH=ros_support.REPO))
+    assert proc.returncode == 2, proc.stderr
+    assert "transport:='https' is not allowed" in proc.stderr and 'stdio, http' in proc.stderr
+    assert proc.stdout == '' and 'Traceback' not in proc.stderr, proc.stderr

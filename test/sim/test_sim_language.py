@@ -1,6 +1,11 @@
 """Texts the simulation makes in its own tasks follow the language the server was started in."""
 
+import re
+
+import anyio
+from mcp import Client
 from mcp_ros_bridge.messages import speaking
+from mcp_ros_bridge.server.app import build, ServeOptions
 import pytest
 from sim_support import drive_into_table, load_config, running
 
@@ -15,3 +20,34 @@ async def test_contact_abort_message_in_the_served_language():
             result = await drive_into_table(b)
     assert result.status == 'CONTACT_ABORT', result.message
     assert result.message.startswith('接触力 ') and '超过 30 N 的限值' in result.message
+
+
+ENGLISH = re.compile(r'\b(followed|holding position|nothing was|Opened|the path|fingers)\b')
+
+
+@pytest.mark.parametrize('mode', ['legacy', '2026-07-28'])
+async def test_cartesian_gripper_and_stop_results_read_chinese(mode):
+    """Under --lang zh the simulation's own result messages are Chinese, numbers unchanged."""
+    with speaking('zh'):  # as serve(): the backend starts in the served language
+        bridge, backend = await build(ServeOptions(sim_speed=0, watch=False, lang='zh'))
+    results = {}
+    try:
+        async with Client(bridge.server, mode=mode) as c:
+            with anyio.fail_after(120):
+                for tool, args in CALLS:
+                    results[tool] = await c.call_tool(tool, args)
+    finally:
+        await backend.close()
+    for tool, r in results.items():
+        text = r.content[0].text
+        message = (r.structured_content or {}).get('message', '')
+        assert HAN.search(text) and HAN.search(message), (tool, text, message)
+        assert not ENGLISH.search(text + message), (tool, text, message)
+    assert '已在' in results['plan_trajectory'].structured_content['message']
+    assert results['release_object'].structured_content['message'].startswith('已张开到 ')
+
+
+CALLS = [('plan_trajectory', {'waypoints': [{'x': 0.35, 'y': 0.0, 'z': 0.4},
+                                            {'x': 0.35, 'y': 0.1, 'z': 0.4}]}),
+         ('release_object', {'width_m': 0.06}), ('stop_arm', {})]
+HAN = re.compile(r'[\u4e00-\u9fff]')

@@ -56,6 +56,11 @@ async def test_stop_during_planning_wins_and_the_plan_never_executes(mode):
         gate.set()
         await backend.close()
     assert stop.structured_content['stopped_motion'] is True, stop.content[0].text
+    # The text and the fields agree: a motion call was stopped, not "nothing was moving".
+    assert stop.structured_content['status'] == 'STOPPED', stop.structured_content
+    for said in (stop.content[0].text, stop.structured_content['message']):
+        assert 'before the arm moved' in said and 'nothing was moving' not in said, said
+    assert 'No motion was running' in idle.content[0].text
     assert results['move'].is_error
     assert results['move'].structured_content['status'] == 'STOPPED'
     assert np.allclose(before, after, atol=1e-3), 'the planned motion never executed'

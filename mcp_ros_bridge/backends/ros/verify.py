@@ -21,8 +21,6 @@ from mcp_ros_bridge.messages import t
 POSITION_SLACK_M = 0.005
 ORIENTATION_SLACK_RAD = 0.035
 JOINT_SLACK_RAD = 0.01
-ADVICE = ('read get_joint_states and get_end_effector_pose; check that the end effector link '
-          'in robot.yaml exists in the robot description and that the controllers are running')
 
 
 def angle_between(a: tuple[float, ...], b: tuple[float, ...]) -> float:
@@ -34,7 +32,7 @@ def angle_between(a: tuple[float, ...], b: tuple[float, ...]) -> float:
 def _fail(result: MotionResult, what: str, code: str = 'GOAL_NOT_REACHED') -> MotionResult:
     return replace(result, status=MotionStatus.FAILED,
                    message=t('verify_but', what=what),
-                   details={**result.details, 'code': code, 'advice': ADVICE})
+                   details={**result.details, 'code': code, 'advice': t('verify_advice')})
 
 
 def check_pose(result: MotionResult, target: Pose, position_tolerance_m: float,

@@ -99,7 +99,7 @@ class SimBackend(Runner):
         if self._started:
             self._started = False
             for task in list(self.world.tasks.values()):
-                task.halt('backend closing')
+                task.halt(t('sim_halt_closing'))
             await asyncio.to_thread(self.world.close)
         if self.renderer is not None:
             await asyncio.to_thread(self.renderer.close)
@@ -194,7 +194,7 @@ class SimBackend(Runner):
                                      goal.orientation_tolerance_rad)
         traj = await self._planned(goal.limits, self.planner.joint_trajectory, qpos, q0, q1,
                                    goal.limits, w.model.opt.timestep)
-        run = await self._execute(self._motion(traj, goal.limits, 2e-4, 'moving to pose'),
+        run = await self._execute(self._motion(traj, goal.limits, 2e-4, t('sim_label_pose')),
                                   progress)
         res = self._result(run, target.frame_id or self.config.base_frame, target, goal.link)
         if not res.succeeded:
@@ -225,14 +225,15 @@ class SimBackend(Runner):
         for name, value in goal.positions.items():
             q1[ARM_JOINTS.index(name)] = value
         lo, hi = self.planner.kin.lo, self.planner.kin.hi
-        bad = [f'{ARM_JOINTS[i]}={q1[i]:.3f} not in [{lo[i]:.3f}, {hi[i]:.3f}]'
+        bad = [t('sim_joint_outside', joint=ARM_JOINTS[i], value=f'{q1[i]:.3f}',
+                 lo=f'{lo[i]:.3f}', hi=f'{hi[i]:.3f}')
                for i in range(7) if not lo[i] - 1e-9 <= q1[i] <= hi[i] + 1e-9]
         if bad:
             raise BackendError('INVALID_GOAL', t('sim_joints_outside', bad='; '.join(bad)))
         traj = await self._planned(goal.limits, self.planner.joint_trajectory, qpos, q0, q1,
                                    goal.limits, w.model.opt.timestep)
         run = await self._execute(self._motion(traj, goal.limits, min(goal.tolerance_rad, 1e-3),
-                                               'moving joints'), progress)
+                                               t('sim_label_joints')), progress)
         res = self._result(run, self.config.base_frame)
         if res.succeeded:
             err = max(abs(res.joint_positions[n] - v) for n, v in goal.positions.items())
@@ -261,20 +262,20 @@ class SimBackend(Runner):
         info = {'stop_reason': plan.stop_reason} if plan.stop_reason else {}
         if plan.fraction < goal.min_fraction or len(plan.q) < 2:
             partial = plan.fraction < 1
-            message = (f'only {plan.fraction:.0%} of the path is feasible '
-                       f'({plan.stop_reason}); nothing was executed' if partial
-                       else 'already at the path end')
+            message = (t('sim_path_partial', fraction=f'{plan.fraction:.0%}',
+                         reason=plan.stop_reason) if partial else t('sim_path_at_end'))
             status = MotionStatus.PARTIAL if partial else MotionStatus.SUCCEEDED
             return self._result(ArmRun(status, message, 0.0, plan.fraction, None, None, info,
                                        np.empty((0, 3))), frame)
         traj = await self._planned(goal.limits, self.planner.cartesian_trajectory, plan,
                                    goal.limits, w.model.opt.timestep)
-        run = await self._execute(self._motion(traj, goal.limits, 2e-4, 'following path'),
+        run = await self._execute(self._motion(traj, goal.limits, 2e-4, t('sim_label_path')),
                                   progress)
         done = run.status is MotionStatus.SUCCEEDED
-        message = (f'followed {plan.fraction:.0%} of the path in {run.duration_s:.2f} s'
-                   + (f' (stopped before: {plan.stop_reason})' if plan.stop_reason else '')
-                   if done else run.message)
+        stopped = t('sim_path_stopped_before', reason=plan.stop_reason) if plan.stop_reason \
+            else ''
+        message = (t('sim_path_followed', fraction=f'{plan.fraction:.0%}',
+                     duration=f'{run.duration_s:.2f}', stopped=stopped) if done else run.message)
         deviation = await asyncio.to_thread(path_deviation, run.trace, plan.points)
         run = replace(run, message=message, fraction=plan.fraction if done else run.fraction,
                       details={**run.details, **info, 'max_path_deviation_m': deviation})
@@ -282,10 +283,9 @@ class SimBackend(Runner):
 
     async def stop(self) -> MotionResult:
         """Halt the arm and gripper and hold position (idempotent; not an e-stop)."""
-        moving, run = await self._halt_all('stopped on request')
+        moving, run = await self._halt_all(t('sim_halt_request'))
         details = {**(run.details if run else {}), 'was_moving': moving}
-        message = ('stopped the running motion; holding position' if moving else
-                   'nothing was moving; holding position')
+        message = t('sim_stopped_motion' if moving else 'sim_nothing_moving')
         status = MotionStatus.STOPPED if moving else MotionStatus.IDLE
         if run is None:
             run = ArmRun(status, message, 0.0, 0.0, None, None, details, np.empty((0, 3)))
@@ -331,14 +331,14 @@ class SimBackend(Runner):
 
     async def read_topic(self, binding: TopicBinding) -> dict[str, Any]:
         """ROS topics do not exist in the simulation."""
-        raise ros_only('reading ROS topics')
+        raise ros_only(t('sim_ros_topics'))
 
     async def call_service(self, binding: ServiceBinding,
                            request: Mapping[str, Any]) -> dict[str, Any]:
         """ROS services do not exist in the simulation."""
-        raise ros_only('calling ROS services')
+        raise ros_only(t('sim_ros_services'))
 
     async def send_action_goal(self, binding: ActionBinding, goal: Mapping[str, Any],
                                progress: ProgressFn | None = None) -> dict[str, Any]:
         """ROS actions do not exist in the simulation."""
-        raise ros_only('sending ROS action goals')
+        raise ros_only(t('sim_ros_actions'))

@@ -78,7 +78,7 @@ class Runner:
                 except RuntimeError as exc:  # the world closed under the call
                     raise BackendError('UNAVAILABLE', str(exc)) from exc
         except asyncio.CancelledError:
-            task.halt('cancelled by the client')
+            task.halt(t('sim_halt_cancelled'))
             # anyio re-delivers its cancellation at every await: shield the (bounded) wait
             # so the caller unwinds only once the arm holds still.
             with anyio.move_on_after(HALT_WAIT_S, shield=True):

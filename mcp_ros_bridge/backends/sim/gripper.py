@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp_ros_bridge.backends.port import GripResult, GripStatus
+from mcp_ros_bridge.messages import t
 import numpy as np
 
 from .grip_watch import finger_contacts, let_go, take_hold
@@ -81,25 +82,26 @@ class Grasp(_FingerTask):
     def pre(self, world: World) -> None:
         """Move the finger targets inwards while closing."""
         if self.phase == 'close':
-            t = world.time - self.t0
-            world.data.ctrl[world.finger_act] = np.maximum(self.q0 - 0.5 * self.speed * t, 0.0)
+            elapsed = world.time - self.t0
+            world.data.ctrl[world.finger_act] = np.maximum(
+                self.q0 - 0.5 * self.speed * elapsed, 0.0)
 
     def post(self, world: World) -> GripResult | None:
         """Detect contact, regulate, and finish with the grasp's result."""
         d = world.data
-        t = world.time - self.t0
+        elapsed = world.time - self.t0
         forces, bodies = finger_contacts(world)
-        if self.halt_reason or t > self.timeout:
+        if self.halt_reason or elapsed > self.timeout:
             status = GripStatus.STOPPED if self.halt_reason else GripStatus.TIMED_OUT
-            why = self.halt_reason or f'no grasp within {self.timeout:g} s'
+            why = self.halt_reason or t('sim_grasp_timeout', timeout=f'{self.timeout:g}')
             if self.phase == 'squeeze':  # keep squeezing: stopping must not drop the object
                 held = self.body in world.object_bodies
                 if held:
                     take_hold(world, self.body)
-                return self.result(world, status, f'{why}; the fingers keep their grip',
+                return self.result(world, status, t('sim_grasp_keep', why=why),
                                    float(forces.mean()), held)
             d.ctrl[world.finger_act] = d.qpos[world.finger_qpos]
-            return self.result(world, status, f'{why}; the fingers hold their width', 0.0,
+            return self.result(world, status, t('sim_grasp_hold_width', why=why), 0.0,
                                False)
         if self.phase == 'close':
             q = d.qpos[world.finger_qpos]
@@ -109,12 +111,10 @@ class Grasp(_FingerTask):
             elif q.max() < 5e-4 and d.ctrl[world.finger_act].max() <= 0.0:
                 set_mode(world, force=False)
                 d.ctrl[world.finger_act] = 0.0
-                return self.result(world, GripStatus.EMPTY,
-                                   'No object between the fingers: the gripper closed fully '
-                                   'without touching anything.', 0.0, False)
+                return self.result(world, GripStatus.EMPTY, t('sim_grasp_empty'), 0.0, False)
             elif self.notify and world.steps % 50 == 0:
-                self.notify(min(0.9, t * self.speed / max(FINGER_MAX * 2, 1e-6)),
-                            f'closing, width {q.sum() * 1000:.1f} mm')
+                self.notify(min(0.9, elapsed * self.speed / max(FINGER_MAX * 2, 1e-6)),
+                            t('sim_grasp_closing', mm=f'{q.sum() * 1000:.1f}'))
             return None
         if world.time - self.t_squeeze > SQUEEZE_S - 0.05:
             self.samples.append(forces.mean())
@@ -126,10 +126,10 @@ class Grasp(_FingerTask):
             take_hold(world, self.body)
         name = world.model.body(self.body).name
         if self.notify:
-            self.notify(1.0, f'holding {name} at {measured:.1f} N')
-        msg = (f'Holding {name}: width {self.width(world) * 1000:.1f} mm, grip force '
-               f'{measured:.1f} N (requested {self.force:g} N).' if held else
-               f'The fingers closed on {name}, which is not a graspable object.')
+            self.notify(1.0, t('sim_grasp_holding_progress', name=name, force=f'{measured:.1f}'))
+        msg = (t('sim_grasp_holding', name=name, mm=f'{self.width(world) * 1000:.1f}',
+                 force=f'{measured:.1f}', requested=f'{self.force:g}') if held else
+               t('sim_grasp_not_graspable', name=name))
         return self.result(world, GripStatus.HOLDING if held else GripStatus.FAILED, msg,
                            measured, held, object=name)
 
@@ -160,14 +160,14 @@ class Release(_FingerTask):
         """Finish when the fingers are at the goal, blocked, or out of time."""
         d = world.data
         q, qd = d.qpos[world.finger_qpos], d.qvel[world.finger_dof]
-        t = world.time - self.t0
+        elapsed = world.time - self.t0
         if self.halt_reason:
             return self.result(world, GripStatus.STOPPED, self.halt_reason, 0.0, False)
         if np.abs(q - self.goal).max() < 5e-4 and np.abs(qd).max() < 1e-3:
-            return self.result(world, GripStatus.OPEN, f'Opened to {q.sum() * 1000:.1f} mm.',
-                               0.0, False)
-        if t > self.timeout:
-            return self.result(world, GripStatus.TIMED_OUT, f'the fingers did not reach '
-                               f'{self.goal * 2000:.1f} mm within {self.timeout:g} s',
-                               0.0, False)
+            return self.result(world, GripStatus.OPEN,
+                               t('sim_release_open', mm=f'{q.sum() * 1000:.1f}'), 0.0, False)
+        if elapsed > self.timeout:
+            return self.result(world, GripStatus.TIMED_OUT,
+                               t('sim_release_timeout', mm=f'{self.goal * 2000:.1f}',
+                                 timeout=f'{self.timeout:g}'), 0.0, False)
         return None

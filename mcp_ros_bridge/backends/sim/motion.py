@@ -109,16 +109,16 @@ class ArmMotion(Task[ArmRun]):
         d.ctrl[world.vel_act] = 0.0
         d.qfrc_applied[world.arm_dof] = 0.0
 
-    def _watch_path(self, world: World, t: float) -> None:
+    def _watch_path(self, world: World, elapsed: float) -> None:
         """Stop when the tip leaves the envelope (the planned path was checked already)."""
         if self.path_check is None or self.tip is None or self.phase == 'halt':
             return
         try:
-            self.path_check([self.tip(world.data)], [t])
+            self.path_check([self.tip(world.data)], [elapsed])
         except BackendError as exc:
             self.path_exit = dict(exc.details)
             self._begin_halt(world, MotionStatus.FAILED,
-                             f'{exc.message} while executing; the arm stopped')
+                             t('sim_path_exit', message=exc.message))
 
     def _guard(self, world: World) -> None:
         d = world.data
@@ -151,20 +151,20 @@ class ArmMotion(Task[ArmRun]):
     def post(self, world: World) -> ArmRun | None:
         """Advance the phase machine; return the run's result when finished."""
         d = world.data
-        t = world.time - self.t0
+        elapsed = world.time - self.t0
         self._guard(world)
         self._watch_sensor(world)
         if world.steps % WATCH_EVERY == 0:
-            self._watch_path(world, t)
+            self._watch_path(world, elapsed)
         if self.halt_reason is not None and self.phase != 'halt':
             self._begin_halt(world, MotionStatus.STOPPED, self.halt_reason)
-        if self.phase != 'halt' and t > self.timeout:
+        if self.phase != 'halt' and elapsed > self.timeout:
             self._begin_halt(world, MotionStatus.TIMED_OUT,
-                             f'the motion exceeded its {self.timeout:g} s timeout and was stopped')
+                             t('sim_motion_timeout', timeout=f'{self.timeout:g}'))
         if world.steps % 5 == 0:
             self.trace.append(d.site_xpos[self.tcp].copy())
         if self.phase == 'run':
-            self.fraction = min(1.0, t / self.traj.duration) if self.traj.duration else 1.0
+            self.fraction = min(1.0, elapsed / self.traj.duration) if self.traj.duration else 1.0
             if world.steps - self.s0 >= self.last:
                 self.phase = 'settle'
                 d.ctrl[world.pos_act] = self.traj.q[-1]
@@ -177,15 +177,15 @@ class ArmMotion(Task[ArmRun]):
             # converged, or at rest under a load the servos cannot fully cancel (a payload)
             rested = self.still_steps * world.model.opt.timestep > 0.1
             if ((err < self.tol and qd < STILL_RAD_S) or rested
-                    or t > self.traj.duration + self.settle_s):
-                return self._result(world, t)
+                    or elapsed > self.traj.duration + self.settle_s):
+                return self._result(world, elapsed)
         elif self.phase == 'halt':
             if self.t_still is None and qd < STILL_RAD_S:
                 self.t_still = world.time
             waited = world.time - (world.time if self.t_halt is None else self.t_halt)
             if (self.t_still is not None or waited > 0.5) and (
                     waited >= 0.1 or self.status is not MotionStatus.CONTACT_ABORT):
-                return self._result(world, t)
+                return self._result(world, elapsed)
         if self.notify and self.fraction - self._sent >= 0.05:
             self._sent = self.fraction
             self.notify(self.fraction, f'{self.label}: {self.fraction:.0%}')

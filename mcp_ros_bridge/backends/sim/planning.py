@@ -211,11 +211,11 @@ class Planner:
                     tp = p0 + s * (p1 - p0)
                     qn, ep, er = k.ik(tp, tq, q, iters=60, tol_p=1e-6, tol_r=1e-5)
                     if ep > 5e-5 or er > 5e-4:
-                        reason = 'no IK solution along the line'
+                        reason = t('sim_stop_no_ik')
                     elif np.abs(qn - q).max() > JUMP_THRESHOLD_RAD:
-                        reason = 'joint-space jump (near a singularity or joint limit)'
+                        reason = t('sim_stop_jump')
                     elif avoid_collisions and (hits := k.collisions(qn, PATH_CLEARANCE_M)):
-                        reason = 'collision ahead: ' + ', '.join(_describe(hits))
+                        reason = t('sim_stop_collision', hits=', '.join(_describe(hits)))
                     if reason:
                         break
                     q = qn

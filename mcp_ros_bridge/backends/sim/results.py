@@ -21,7 +21,8 @@ def motion_result(run: ArmRun, pose: Pose, joints: Mapping[str, float],
         orientation_error = float(np.linalg.norm(quat_error(
             np.array(target.orientation) / np.linalg.norm(target.orientation),
             np.array(pose.orientation))))
-    message = run.message or f'{run.status.value.lower()} after {run.duration_s:.2f} s'
+    message = run.message or t('sim_run_ended', status=run.status.value,
+                               duration=f'{run.duration_s:.2f}')
     return MotionResult(run.status, message, final_pose=pose, joint_positions=dict(joints),
                         duration_s=run.duration_s, fraction=run.fraction,
                         position_error_m=position_error,
