@@ -17,6 +17,8 @@ Usage: python bench/bench_ros_ingest.py [--seconds 10] [--ingest batched|raw|obj
            CPU spread and the CPU ratio to the shipped defaults in one table)
        python bench/bench_ros_ingest.py --floor [--seconds 1]
            (the physical floor: CPU per message of ``take`` alone, then take + parse + store)
+       python bench/bench_ros_ingest.py --smoke
+           (1 s of the shipped defaults and a short floor, figures checked)
 """
 
 import argparse
@@ -29,6 +31,8 @@ import subprocess
 import sys
 import time
 
+from smoke import add_flag, check, done
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, 'test', 'ros'))
@@ -39,9 +43,11 @@ MODES = [  # (ingest, executor, QoS depth, drain period ms); the first is the ol
 ]
 
 
-def publisher(config, seconds, ready, counts):
-    """Publish at 1 kHz / 500 Hz for ``seconds`` in this process."""
+def publisher(raw, seconds, ready, counts):
+    """Publish at 1 kHz / 500 Hz for ``seconds`` in this process (``raw``: robot.yaml's dict)."""
+    from mcp_ros_bridge.catalog.robot import RobotConfig
     import ros_support
+    config = RobotConfig.from_dict(raw)  # the config's read-only maps do not pickle: its source
     peer = ros_support.Peer('bench_publisher')
     pub = ros_support.SensorPublisher(peer, config, numbered=True)
     ready.set()
@@ -65,10 +71,12 @@ async def run(seconds, ingest, executor, depth, period):
     """Run the benchmark once; return the figures as a dict."""
     import ros_support
     from mcp_ros_bridge.backends.ros import RosBackend
+    from mcp_ros_bridge.catalog.robot import RobotConfig
     overrides = {key: value for key, value in (
         ('sensor_ingest', ingest), ('executor', executor), ('sensor_qos_depth', depth),
         ('sensor_drain_period_ms', period)) if value}
-    config = ros_support.robot_config(max_age_s=5.0, **overrides)
+    raw = ros_support.robot_yaml(max_age_s=5.0, **overrides)
+    config = RobotConfig.from_dict(raw)
     backend = RosBackend(config, node_name='bench_bridge')
     await backend.start()
     wrench, joints = backend.parts.wrench, backend.parts.joints
@@ -76,7 +84,7 @@ async def run(seconds, ingest, executor, depth, period):
     ctx = multiprocessing.get_context('spawn')
     manager = ctx.Manager()
     counts, ready = manager.dict(), ctx.Event()
-    proc = ctx.Process(target=publisher, args=(config, seconds + 1.5, ready, counts))
+    proc = ctx.Process(target=publisher, args=(raw, seconds + 1.5, ready, counts))
     proc.start()
     await asyncio.to_thread(ready.wait, 20.0)
     await backend.wait_for_sensors(10.0)
@@ -150,17 +158,19 @@ def thread_cpu():
 
 
 def floor(seconds):
-    """Print the CPU per message of ``take`` alone and of take + parse + store (one thread)."""
+    """Print (and return) the CPU per message of ``take`` alone and of take + parse + store."""
     import ros_support
     from geometry_msgs.msg import WrenchStamped
     from mcp_ros_bridge.backends.ros.batched import SensorDrain
     from mcp_ros_bridge.backends.ros.runtime import qos_from_name, RosRuntime
     from mcp_ros_bridge.backends.ros.sensors import WrenchBuffer
-    config = ros_support.robot_config()
+    from mcp_ros_bridge.catalog.robot import RobotConfig
+    raw = ros_support.robot_yaml()
+    config = RobotConfig.from_dict(raw)
     ctx = multiprocessing.get_context('spawn')
     manager = ctx.Manager()
     counts, ready = manager.dict(), ctx.Event()
-    proc = ctx.Process(target=publisher, args=(config, seconds * 4 + 3, ready, counts))
+    proc = ctx.Process(target=publisher, args=(raw, seconds * 4 + 3, ready, counts))
     proc.start()
     runtime = RosRuntime('bench_floor')
     runtime.start()
@@ -173,6 +183,7 @@ def floor(seconds):
     deadline = time.monotonic() + 20.0
     while not drain.drain() and time.monotonic() < deadline:
         time.sleep(0.05)  # wait for discovery
+    found = []
     for label, sink in (('take alone', taken.append), ('take + parse + store', buffer.on_raw)):
         drain.drain()
         drain._routes[0] = drain._routes[0][:2] + (sink,)
@@ -181,9 +192,11 @@ def floor(seconds):
         count = drain.drain()
         used = time.thread_time() - t0
         print(f'{label:24s} {1e6 * used / max(1, count):6.2f} us per message ({count} messages)')
+        found.append(1e6 * used / count if count else float('nan'))
     proc.join(60.0)
     drain.close()
     runtime.shutdown()
+    return found
 
 
 def report(r, seconds):
@@ -254,7 +267,16 @@ def main():
     parser.add_argument('--repeat', type=int, default=3)
     parser.add_argument('--floor', action='store_true',
                         help='CPU per message of take alone and take + parse + store')
+    add_flag(parser)
     args = parser.parse_args()
+    if args.smoke:
+        result = asyncio.run(run(1.0, None, None, 0, 0))
+        report(result, 1.0)
+        check(**{key: result[key] for key, _ in COLUMNS})
+        assert result['wrench_hz'] > 0 and result['joints_hz'] > 0, 'smoke: nothing received'
+        check(floor_us_per_message=floor(0.3))
+        done()
+        return
     if args.floor:
         floor(args.seconds)
         return

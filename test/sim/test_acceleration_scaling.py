@@ -23,8 +23,8 @@ def _config(tmp_path, default_acceleration: float) -> str:
     robot = tmp_path / 'robot.yaml'
     text = robot.read_text(encoding='utf-8')
     assert SHIPPED in text
-    robot.write_text(text.replace(SHIPPED, f'default_acceleration_scaling: {default_acceleration} '),
-                     encoding='utf-8')
+    changed = f'default_acceleration_scaling: {default_acceleration} '
+    robot.write_text(text.replace(SHIPPED, changed), encoding='utf-8')
     return str(tmp_path)
 
 

@@ -33,7 +33,7 @@ def test_the_shipped_defaults_accelerate_at_the_velocity_scaling():
 ])
 def test_the_defaults_set_the_ratio_and_the_max_caps_it(default_acc, default_vel, velocity,
                                                         expected):
-    """acceleration = min(max_acceleration_scaling, velocity * default_acc / default_vel)."""
+    """Acceleration = min(max_acceleration_scaling, velocity * default_acc / default_vel)."""
     lim = _limits(default_acc, default_vel)
     assert lim.acceleration_scaling(velocity) == pytest.approx(expected)
     assert 0 < lim.acceleration_scaling(velocity) <= lim.max_acceleration_scaling

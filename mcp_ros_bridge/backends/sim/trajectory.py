@@ -61,7 +61,7 @@ class SpeedPlan:
 
     @property
     def duration(self) -> float:
-        """Return the motion's duration (s); inf when the speed vanishes inside the path."""
+        """Return how long the motion takes (s); inf when the speed vanishes inside the path."""
         return float(self.times[-1])
 
 
@@ -95,7 +95,7 @@ def _passes(ds: np.ndarray, cap: np.ndarray, d1: np.ndarray, d2: np.ndarray,
         x[i + 1] = min(x[i + 1], float(np.min(slope[i] * x[i] + reach[i])))
     for i in range(n - 1, -1, -1):
         x[i] = min(x[i], float(np.min(slope[i] * x[i + 1] + reach[i])))
-    return np.maximum(x, 0.0)
+    return np.asarray(np.maximum(x, 0.0))
 
 
 def plan_speed(waypoints: np.ndarray, vmax: np.ndarray, amax: np.ndarray, *,
