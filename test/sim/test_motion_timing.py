@@ -105,3 +105,19 @@ async def test_the_executed_path_is_the_bounded_one():
         assert result.details['planned_duration_s'] == round(traj.duration, 4)
         vel, acc = _within_limits(traj, 0.1)
         assert vel <= 1 + TOL and acc <= 1 + TOL, (vel, acc)
+
+
+def test_the_slowest_fitting_scaling_keeps_the_ratio_of_acceleration_to_velocity(planner):
+    """A too-slow motion with acceleration at a quarter of velocity: the advice fits as is."""
+    import dataclasses
+
+    from mcp_ros_bridge.backends.port import BackendError
+    w, p = planner
+    far = HOME + np.array([1.0, 0, 0, 0, 0, 0, 0])
+    lim = dataclasses.replace(limits(0.004), acceleration_scaling=0.001, timeout_s=20.0)
+    with pytest.raises(BackendError) as info:
+        p.joint_trajectory(w.data.qpos.copy(), HOME, far, lim, DT)
+    slowest = float(info.value.details['allowed'].removeprefix('>= ').split()[0])
+    fits = p.joint_trajectory(w.data.qpos.copy(), HOME, far, dataclasses.replace(
+        lim, velocity_scaling=slowest, acceleration_scaling=slowest / 4), DT)
+    assert 15.0 < fits.duration <= 20.0
