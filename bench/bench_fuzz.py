@@ -1,7 +1,8 @@
 """
 Fuzz every shipped tool with 10,000 generated calls through the in-memory MCP client.
 
-Usage: ``python3 bench/bench_fuzz.py [--calls 10000] [--mode legacy|2026-07-28|both]``.
+Usage: ``python3 bench/bench_fuzz.py [--calls 10000] [--mode legacy|2026-07-28|both]
+[--smoke]`` (smoke: 20 calls per tool and mode).
 Uses the recording backend double (the server, contract and safety layers
 are what is measured). Prints per-mode counts, failures and calls per second;
 exits non-zero on any failure.
@@ -14,6 +15,7 @@ import os
 import sys
 
 import anyio
+from smoke import add_flag, check, done
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -23,7 +25,7 @@ for extra in (REPO, os.path.join(REPO, 'test'), os.path.join(REPO, 'test', 'cont
 MODES = ('legacy', '2026-07-28')
 
 
-async def bench(mode: str, calls: int, seed: int) -> bool:
+async def bench(mode: str, calls: int, seed: int, smoke: bool = False) -> bool:
     """Fuzz every tool in ``mode``; print the figures; return True when clean."""
     from bridge_kit import make_bridge
     from fuzz_kit import fuzz_tool, FuzzStats
@@ -47,6 +49,10 @@ async def bench(mode: str, calls: int, seed: int) -> bool:
           f'{stats.calls / stats.seconds:.0f} calls/s')
     for failure in stats.failures or []:
         print('  FAIL', failure)
+    if smoke:
+        check(calls=stats.calls, valid=stats.valid, invalid=stats.invalid,
+              rate=stats.calls / stats.seconds)
+        assert stats.valid and stats.invalid, 'smoke: valid and invalid calls both expected'
     return motions_ok and not stats.failures
 
 
@@ -56,11 +62,15 @@ def main() -> int:
     p.add_argument('--calls', type=int, default=10_000, help='calls per tool and mode')
     p.add_argument('--mode', choices=list(MODES) + ['both'], default='both')
     p.add_argument('--seed', type=int, default=1)
+    add_flag(p)
     args = p.parse_args()
     modes = MODES if args.mode == 'both' else (args.mode,)
+    calls = 20 if args.smoke else args.calls
     ok = True
     for mode in modes:
-        ok = anyio.run(bench, mode, args.calls, args.seed) and ok
+        ok = anyio.run(bench, mode, calls, args.seed, args.smoke) and ok
+    if args.smoke and ok:
+        done()
     return 0 if ok else 1
 
 

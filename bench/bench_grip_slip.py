@@ -6,7 +6,8 @@ forth and up and down (0.15-0.3 m legs, velocity scaling 0.5, tip speed cap 0.25
 ``--seconds`` of simulated motion, then prints the slip the gripper state reports (the object's
 centre in the hand frame since the grasp) after the lift and at the end.
 
-Usage: ``python bench/bench_grip_slip.py [--seconds 30] [--force 15]``. Goal: < 0.5 mm / 30 s.
+Usage: ``python bench/bench_grip_slip.py [--seconds 30] [--force 15] [--smoke]``
+(smoke: 1 s of moves). Goal: < 0.5 mm / 30 s.
 """
 
 import argparse
@@ -14,12 +15,14 @@ import asyncio
 import os
 import sys
 
+from smoke import add_flag, check, done
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOWN = (0.0, 1.0, 0.0, 0.0)
 GRASP_Z_M = {'box': 0.025, 'cylinder': 0.06}  # the hand clears the 0.1 m cylinder's top
 
 
-async def run(name: str, force_n: float, seconds: float) -> None:
+async def run(name: str, force_n: float, seconds: float) -> float:
     """Measure one object's slip; print one line."""
     from mcp_ros_bridge.backends.port import CartesianGoal, GraspGoal, MotionLimits, Pose, PoseGoal
     from mcp_ros_bridge.backends.sim import SimBackend
@@ -51,6 +54,9 @@ async def run(name: str, force_n: float, seconds: float) -> None:
         slip_mm = (state.slip_m or 0.0) * 1000
         print(f'{name:9s} {force_n:4.0f} N: lift 10 cm {lift * 1000:.2f} mm; after {moved:.1f} s '
               f'of moves ({i} legs) {slip_mm:.2f} mm, {state.status}', flush=True)
+        check(lift_slip=lift, slip=slip_mm, moved=moved)
+        assert state.status == 'HOLDING', f'{name} was lost: {state.status}'
+        return slip_mm
     finally:
         await b.close()
 
@@ -60,10 +66,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     parser.add_argument('--seconds', type=float, default=30.0)
     parser.add_argument('--force', type=float, default=15.0)
+    add_flag(parser)
     args = parser.parse_args()
     sys.path.insert(0, REPO)
     for name in ('box', 'cylinder'):
-        asyncio.run(run(name, args.force, args.seconds))
+        asyncio.run(run(name, args.force, 1.0 if args.smoke else args.seconds))
+    if args.smoke:
+        done()
 
 
 if __name__ == '__main__':

@@ -1,7 +1,8 @@
 """
 Latency of a read-only tool call through the bridge versus the SDK's bare echo tool.
 
-Usage: ``python3 bench/bench_latency.py [--calls 2000] [--warmup 200]``.
+Usage: ``python3 bench/bench_latency.py [--calls 2000] [--warmup 200] [--repeat 3]
+[--smoke]`` (smoke: 30 calls, one run per row).
 Measures p50 and p99 of ``get_joint_states`` (on the recording backend double,
 so the server, contract and result layers are what is timed, not a robot)
 against a minimal low-level SDK ``Server`` with one ``echo`` tool, on the same
@@ -16,6 +17,7 @@ both and the difference is the bridge's own per-call work. Prints the ratio
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import sys
@@ -23,6 +25,7 @@ import time
 from typing import Any
 
 import anyio
+from smoke import add_flag, check, done
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -86,21 +89,30 @@ async def _serve_stdio(which: str) -> None:
 
 async def measure(bridge: Any, echo: Any, mode: str, calls: int,
                   warmup: int) -> tuple[list[float], list[float]]:
-    """
-    Return per-call latencies in ms of the bridge and the echo server, calls interleaved.
+    """Return per-call latencies in ms of the bridge (TOOL) and the echo server, interleaved."""
+    ours, bare = await interleaved([(bridge, TOOL), (echo, 'echo')], mode, calls, warmup)
+    return ours, bare
 
-    Both clients are open at once and take turns, call by call, so the load of
-    a shared machine falls on both alike.
+
+async def interleaved(servers: list[tuple[Any, str]], mode: str, calls: int,
+                      warmup: int) -> list[list[float]]:
+    """
+    Return per-call latencies in ms of each ``(server, tool)``, calls interleaved.
+
+    All clients are open at once and take turns, call by call (the order
+    flips every round), so the load of a shared machine falls on all alike.
     """
     from mcp import Client
-    out: tuple[list[float], list[float]] = ([], [])
+    out: list[list[float]] = [[] for _ in servers]
     with anyio.fail_after(900):
-        async with Client(bridge, mode=mode) as ours, Client(echo, mode=mode) as bare:
-            pairs = ((ours, TOOL, out[0]), (bare, 'echo', out[1]))
-            for client, _, _ in pairs:
+        async with contextlib.AsyncExitStack() as stack:
+            clients = [await stack.enter_async_context(Client(server, mode=mode))
+                       for server, _ in servers]
+            turns = list(zip(clients, [tool for _, tool in servers], out))
+            for client in clients:
                 await client.list_tools()
             for i in range(warmup + calls):
-                for client, tool, found in pairs[::1 if i % 2 else -1]:
+                for client, tool, found in turns[::1 if i % 2 else -1]:
                     t0 = time.perf_counter()
                     result = await client.call_tool(tool, {})
                     dt = (time.perf_counter() - t0) * 1000.0
@@ -121,7 +133,7 @@ async def per_call_work(calls: int) -> dict[str, float]:
     """Return the bridge's own work per get_joint_states call in us, step by step."""
     from mcp_ros_bridge.capabilities import CallContext, KINDS
     from mcp_ros_bridge.contract.results import outcome_result
-    from mcp_ros_bridge.contract.validation import fill_defaults
+    from mcp_ros_bridge.catalog.defaults import fill_defaults
     from mcp_ros_bridge.server.audit import AuditLog
     import mcp_types as types
     bridge = bridge_server_object()
@@ -157,7 +169,7 @@ async def per_call_work(calls: int) -> dict[str, float]:
     return found
 
 
-async def run(calls: int, warmup: int, repeat: int) -> None:
+async def run(calls: int, warmup: int, repeat: int, smoke: bool = False) -> None:
     """Run every transport ``repeat`` times, echo and bridge alternating; print the table."""
     from mcp import StdioServerParameters
 
@@ -188,9 +200,15 @@ async def run(calls: int, warmup: int, repeat: int) -> None:
         r99 = [f[1] / f[3] for f in figures]
         print(f'{label:22s} {bp50:10.3f} {bp99:7.3f} {ep50:9.3f} {ep99:7.3f} '
               f'{_ratio(r50):>16s} {_ratio(r99):>16s}', flush=True)
+        if smoke:
+            check(**{label.replace(' ', '_'): [bp50, bp99, ep50, ep99] + r50 + r99})
     print(f"the bridge's own work per call, in process: CPU us (best of 3 x {calls})")
-    for name, us in (await per_call_work(calls)).items():
+    work = await per_call_work(calls)
+    for name, us in work.items():
         print(f'  {name:40s} {us:8.1f}')
+    if smoke:
+        check(per_call_work=list(work.values()))
+        done()
 
 
 def _ratio(values: list[float]) -> str:
@@ -204,9 +222,12 @@ def main() -> int:
     p.add_argument('--warmup', type=int, default=200)
     p.add_argument('--repeat', type=int, default=3)
     p.add_argument('--serve', choices=['echo', 'bridge'], help=argparse.SUPPRESS)
+    add_flag(p)
     args = p.parse_args()
     if args.serve:
         anyio.run(_serve_stdio, args.serve)
+    elif args.smoke:
+        anyio.run(run, 30, 5, 1, True)
     else:
         anyio.run(run, args.calls, args.warmup, args.repeat)
     return 0

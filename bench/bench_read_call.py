@@ -1,12 +1,13 @@
 """
 Latency of a read-only tool call on the ROS backend versus the simulation backend.
 
-Usage: ``python3 bench/bench_read_call.py [--calls 2000] [--warmup 200]``.
-Times ``get_joint_states`` through the in-memory MCP client (both protocol
-modes) on the bridge over a real ``RosBackend``, fed by a JointState publisher
-at 500 Hz in a separate process on a private DDS domain, and on the bridge over
-the MuJoCo ``SimBackend``, in one run. Prints p50 and p99 of each and the
-ROS/sim ratio. Every call must succeed: a stale read aborts the run.
+Usage: ``python3 bench/bench_read_call.py [--calls 2000] [--warmup 200] [--smoke]``
+(smoke: 30 calls). Times ``get_joint_states`` through the in-memory MCP client
+(both protocol modes) on the bridge over a real ``RosBackend``, fed by a
+JointState publisher at 500 Hz in a separate process on its own topics, and on
+the bridge over the MuJoCo ``SimBackend``, in one run, the two taking turns call
+by call. Prints p50 and p99 of each and the ROS/sim ratio. Every call must
+succeed: a stale read aborts the run.
 """
 
 from __future__ import annotations
@@ -21,18 +22,22 @@ import time
 from typing import Any
 
 import anyio
+from smoke import add_flag, check, done
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path[:0] = [REPO, os.path.join(REPO, 'test'), os.path.join(REPO, 'test', 'ros'), HERE]
 MODES = ('legacy', '2026-07-28')
+TOOL = 'get_joint_states'
 
 
-def publish_joint_states(config: Any, hz: float, ready: Any, stop: Any) -> None:
+def publish_joint_states(raw: dict[str, Any], hz: float, ready: Any, stop: Any) -> None:
     """Publish JointState at ``hz`` until ``stop`` is set (runs in a child process)."""
+    from mcp_ros_bridge.catalog.robot import RobotConfig
     from rclpy.qos import qos_profile_sensor_data
     import ros_support
     from sensor_msgs.msg import JointState
+    config = RobotConfig.from_dict(raw)  # the config's read-only maps do not pickle: its source
     peer = ros_support.Peer('bench_joint_publisher')
     topic = config.ros.topics['joint_states'].name
     pub = peer.node.create_publisher(JointState, topic, qos_profile_sensor_data)
@@ -50,27 +55,23 @@ def publish_joint_states(config: Any, hz: float, ready: Any, stop: Any) -> None:
     peer.close()
 
 
-async def latencies(server: Any, mode: str, calls: int, warmup: int) -> list[float]:
-    """Return the per-call times in ms of ``get_joint_states`` through the in-memory client."""
-    from bench_latency import measure
-    return await measure(server, mode, 'get_joint_states', {}, calls, warmup)
-
-
-async def run(calls: int, warmup: int, hz: float) -> None:
+async def run(calls: int, warmup: int, hz: float, smoke: bool = False) -> None:
     """Start both backends, measure every mode on each, print the table."""
-    from bench_latency import pct
+    from bench_latency import interleaved, pct
     from mcp_ros_bridge.backends.ros import RosBackend
     from mcp_ros_bridge.backends.sim import SimBackend
     from mcp_ros_bridge.capabilities import KINDS
     from mcp_ros_bridge.catalog.loader import load_catalog
+    from mcp_ros_bridge.catalog.robot import RobotConfig
     from mcp_ros_bridge.server.bridge import BridgeServer
     from mcp_ros_bridge.server.calls import CallSettings
     import ros_support
     catalog = load_catalog(os.path.join(REPO, 'config'), kinds=KINDS)
-    ros_config = ros_support.robot_config(max_age_s=0.5)  # unique topic names
+    raw = ros_support.robot_yaml(max_age_s=0.5)  # unique topic names
+    ros_config = RobotConfig.from_dict(raw)
     spawn = multiprocessing.get_context('spawn')
     ready, stop = spawn.Event(), spawn.Event()
-    proc = spawn.Process(target=publish_joint_states, args=(ros_config, hz, ready, stop))
+    proc = spawn.Process(target=publish_joint_states, args=(raw, hz, ready, stop))
     proc.start()
     ros = RosBackend(ros_config, node_name='bench_read_call')
     sim = SimBackend(catalog.robot)
@@ -83,18 +84,22 @@ async def run(calls: int, warmup: int, hz: float) -> None:
             raise RuntimeError('no JointState arrived from the publisher')
         bridges = {name: BridgeServer(catalog, backend, CallSettings())
                    for name, backend in (('ros', ros), ('sim', sim))}
-        print(f'{calls} calls of get_joint_states after {warmup} warm-up calls each, '
+        print(f'{calls} calls of {TOOL} after {warmup} warm-up calls each, '
               f'in-memory client; latency in ms; ROS backend fed by JointState at {hz:.0f} Hz')
         print(f"{'mode':12s} {'ros p50':>8s} {'p99':>7s} {'sim p50':>8s} {'p99':>7s} "
               f"{'ratio p50':>9s} {'p99':>6s}")
         for mode in MODES:
-            r = await latencies(bridges['ros'].server, mode, calls, warmup)
-            s = await latencies(bridges['sim'].server, mode, calls, warmup)
+            r, s = await interleaved([(bridges['ros'].server, TOOL),
+                                      (bridges['sim'].server, TOOL)], mode, calls, warmup)
             rp50, rp99, sp50, sp99 = pct(r, 50), pct(r, 99), pct(s, 50), pct(s, 99)
             print(f'{mode:12s} {rp50:8.3f} {rp99:7.3f} {sp50:8.3f} {sp99:7.3f} '
                   f'{rp50 / sp50:8.2f}x {rp99 / sp99:5.2f}x', flush=True)
+            if smoke:
+                check(**{mode: [rp50, rp99, sp50, sp99]})
         for bridge in bridges.values():
             bridge.close()
+        if smoke:
+            done()
     finally:
         await sim.close()
         await ros.close()
@@ -108,8 +113,12 @@ def main() -> int:
     p.add_argument('--calls', type=int, default=2000)
     p.add_argument('--warmup', type=int, default=200)
     p.add_argument('--hz', type=float, default=500.0, help='JointState publishing rate')
+    add_flag(p)
     args = p.parse_args()
-    anyio.run(run, args.calls, args.warmup, args.hz)
+    if args.smoke:
+        anyio.run(run, 30, 5, args.hz, True)
+    else:
+        anyio.run(run, args.calls, args.warmup, args.hz)
     return 0
 
 

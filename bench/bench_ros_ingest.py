@@ -17,6 +17,8 @@ Usage: python bench/bench_ros_ingest.py [--seconds 10] [--ingest batched|raw|obj
            CPU spread and the CPU ratio to the shipped defaults in one table)
        python bench/bench_ros_ingest.py --floor [--seconds 1]
            (the physical floor: CPU per message of ``take`` alone, then take + parse + store)
+       python bench/bench_ros_ingest.py --smoke
+           (1 s of the shipped defaults and a short floor, figures checked)
 """
 
 import argparse
@@ -29,6 +31,8 @@ import subprocess
 import sys
 import time
 
+from smoke import add_flag, check, done
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, 'test', 'ros'))
@@ -40,10 +44,10 @@ MODES = [  # (ingest, executor, QoS depth, drain period ms); the first is the ol
 
 
 def publisher(raw, seconds, ready, counts):
-    """Publish at 1 kHz / 500 Hz for ``seconds`` in this process (``raw``: robot.yaml dict)."""
-    import ros_support
+    """Publish at 1 kHz / 500 Hz for ``seconds`` in this process (``raw``: robot.yaml's dict)."""
     from mcp_ros_bridge.catalog.robot import RobotConfig
-    config = RobotConfig.from_dict(raw)  # a RobotConfig does not pickle: its maps are proxies
+    import ros_support
+    config = RobotConfig.from_dict(raw)  # the config's read-only maps do not pickle: its source
     peer = ros_support.Peer('bench_publisher')
     pub = ros_support.SensorPublisher(peer, config, numbered=True)
     ready.set()
@@ -154,7 +158,7 @@ def thread_cpu():
 
 
 def floor(seconds):
-    """Print the CPU per message of ``take`` alone and of take + parse + store (one thread)."""
+    """Print (and return) the CPU per message of ``take`` alone and of take + parse + store."""
     import ros_support
     from geometry_msgs.msg import WrenchStamped
     from mcp_ros_bridge.backends.ros.batched import SensorDrain
@@ -179,6 +183,7 @@ def floor(seconds):
     deadline = time.monotonic() + 20.0
     while not drain.drain() and time.monotonic() < deadline:
         time.sleep(0.05)  # wait for discovery
+    found = []
     for label, sink in (('take alone', taken.append), ('take + parse + store', buffer.on_raw)):
         drain.drain()
         drain._routes[0] = drain._routes[0][:2] + (sink,)
@@ -187,9 +192,11 @@ def floor(seconds):
         count = drain.drain()
         used = time.thread_time() - t0
         print(f'{label:24s} {1e6 * used / max(1, count):6.2f} us per message ({count} messages)')
+        found.append(1e6 * used / count if count else float('nan'))
     proc.join(60.0)
     drain.close()
     runtime.shutdown()
+    return found
 
 
 def report(r, seconds):
@@ -260,7 +267,16 @@ def main():
     parser.add_argument('--repeat', type=int, default=3)
     parser.add_argument('--floor', action='store_true',
                         help='CPU per message of take alone and take + parse + store')
+    add_flag(parser)
     args = parser.parse_args()
+    if args.smoke:
+        result = asyncio.run(run(1.0, None, None, 0, 0))
+        report(result, 1.0)
+        check(**{key: result[key] for key, _ in COLUMNS})
+        assert result['wrench_hz'] > 0 and result['joints_hz'] > 0, 'smoke: nothing received'
+        check(floor_us_per_message=floor(0.3))
+        done()
+        return
     if args.floor:
         floor(args.seconds)
         return

@@ -6,7 +6,7 @@ ignores cancel as MoveIt 2 does; only the execution "stop" event halts it) over 
 rclpy, and times ``stop()`` and the force guard from the request to a confirmed still
 arm. Needs the generated moveit_msgs (``.ci/build_ros_interfaces``).
 
-    python3 bench/bench_ros_stop.py [--runs 10]
+    python3 bench/bench_ros_stop.py [--runs 10] [--smoke]   (smoke: one run of each)
 """
 
 import argparse
@@ -15,6 +15,8 @@ import os
 import statistics
 import sys
 import time
+
+from smoke import add_flag, check, done
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
@@ -50,11 +52,17 @@ async def main() -> None:
     """Time stop() and the force guard ``--runs`` times each; print median and max."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     parser.add_argument('--runs', type=int, default=10)
+    add_flag(parser)
     args = parser.parse_args()
+    runs = 1 if args.smoke else args.runs
     for kind in ('stop', 'force guard'):
-        times = [await one(kind) for _ in range(args.runs)]
+        times = [await one(kind) for _ in range(runs)]
         print(f'{kind:12s} to confirmed still: median {statistics.median(times) * 1000:.0f} ms, '
-              f'max {max(times) * 1000:.0f} ms over {args.runs} runs')
+              f'max {max(times) * 1000:.0f} ms over {runs} runs', flush=True)
+        if args.smoke:
+            check(**{kind.replace(' ', '_'): times})
+    if args.smoke:
+        done()
 
 
 if __name__ == '__main__':

@@ -1,7 +1,7 @@
 """
 Deadman latency per transport and protocol, and stop latency per motion phase.
 
-Usage: ``python3 bench/bench_safety.py [--repeat 3]``.
+Usage: ``python3 bench/bench_safety.py [--repeat 3] [--smoke]`` (smoke: one run of each).
 
 The bridge runs in this process on the real-time simulation, so the sim clock
 can be read at the moment a client vanishes. HTTP rows use a real uvicorn
@@ -29,6 +29,7 @@ import time
 from typing import Any
 
 import anyio
+from smoke import add_flag, check, done
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -42,9 +43,9 @@ class Rig:
     """The bridge on the real-time simulation, optionally served over HTTP."""
 
     def __init__(self, bridge: Any, backend: Any) -> None:
-        """Keep the bridge and its backend; the target alternates between runs."""
+        """Keep the bridge and its backend; the target alternates, FAR first (from home)."""
         self.bridge, self.backend = bridge, backend
-        self.target = FAR
+        self.target = HOME
 
     def slow_move(self) -> dict[str, Any]:
         """Arguments of a slow joint move away from where the arm is."""
@@ -82,7 +83,8 @@ async def http_abort(rig: Rig, url: str, delete: bool) -> float:
         body = session.call_body('move_arm_joints', rig.slow_move(), progress='p')
         async with m.stream('POST', url, headers=session.headers, json=body) as r:
             async for line in r.aiter_lines():
-                if line.startswith('data:') and _moving(json.loads(line[5:])):
+                data = line[5:].strip() if line.startswith('data:') else ''
+                if data and _moving(json.loads(data)):  # empty data: an SSE priming event
                     t0 = rig.backend.world.time
                     if delete:
                         await session.delete()
@@ -259,7 +261,7 @@ async def _stop_while_queued(rig: Rig) -> float:
     return took
 
 
-async def main(repeat: int) -> None:
+async def main(repeat: int, smoke: bool = False) -> None:
     """Build two rigs (one with approval required) and print both tables."""
     from bridge_kit import APPROVAL_EDIT, copy_config
     from mcp_ros_bridge.server.app import build, ServeOptions
@@ -281,9 +283,15 @@ async def main(repeat: int) -> None:
                   f'max {max(values):7.1f}  (n={len(values)})')
         else:
             print('stop_arm by motion phase')
+    if smoke:
+        check(**{f'row {i}': values for i, (_, values) in enumerate(dead + stops)})
+        assert all(v > 0 for _, values in dead for v in values), 'smoke: the arm never moved'
+        done()
 
 
 if __name__ == '__main__':
     p = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     p.add_argument('--repeat', type=int, default=3)
-    asyncio.run(main(p.parse_args().repeat))
+    add_flag(p)
+    a = p.parse_args()
+    asyncio.run(main(1 if a.smoke else a.repeat, a.smoke))

@@ -9,7 +9,8 @@ box (arm servos, gripper force control, finger/box and object/table contacts,
 * stepping RTF of the world thread (physics + servos + sensor buffer);
 * motion RTF of whole ``move_to_joints`` calls (planning + execution).
 
-Usage: ``python bench/bench_sim.py [--seconds 10]``. Goal: motion RTF >= 30.
+Usage: ``python bench/bench_sim.py [--seconds 10] [--smoke]`` (smoke: 0.5 s each).
+Goal: motion RTF >= 30.
 """
 
 import argparse
@@ -20,6 +21,7 @@ import time
 
 import mujoco
 import numpy as np
+from smoke import add_flag, check, done
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOWN = (0.0, 1.0, 0.0, 0.0)
@@ -66,7 +68,7 @@ def load_config() -> object:
     return load_robot(os.path.join(REPO, 'config'))[0]
 
 
-async def main(cfg: object, seconds: float) -> None:
+async def main(cfg: object, seconds: float, smoke: bool = False) -> None:
     """Run the three measurements and print them."""
     from mcp_ros_bridge.backends.port import JointGoal
     from mcp_ros_bridge.backends.sim import SimBackend
@@ -105,11 +107,16 @@ async def main(cfg: object, seconds: float) -> None:
     print(f'motion (plan+execute)  : {motion[0]:6.1f}x {motion[1]:6.1f}x'
           f'  ({moved} joint moves with the box)')
     print(f'goal >= 30x wall       : {"met" if motion[0] >= 30 else "NOT met"}')
+    if smoke:
+        check(raw=list(raw), stepping=list(stepping), motion=list(motion), moves=moved)
+        assert held and moved, 'smoke: the box must be held through the joint moves'
+        done()
 
 
 if __name__ == '__main__':
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0].strip())
     parser.add_argument('--seconds', type=float, default=10.0)
+    add_flag(parser)
     args = parser.parse_args()
     sys.path.insert(0, REPO)
-    asyncio.run(main(load_config(), args.seconds))
+    asyncio.run(main(load_config(), 0.5 if args.smoke else args.seconds, args.smoke))

@@ -7,7 +7,8 @@ Each run spawns, in turn: a bare interpreter, ``import mcp.server.stdio`` (the
 SDK's own import, a floor the bridge cannot go below), then the bridge on each
 backend over stdio, timed until tools/list is answered; the figures are side
 by side with their ratio to the SDK import.
-Run: python3 bench/bench_startup_and_demo.py [--runs N] [--no-demo]
+Run: python3 bench/bench_startup_and_demo.py [--runs N] [--no-demo] [--smoke]
+(smoke: one run of each, the demo included)
 """
 
 import argparse
@@ -22,6 +23,7 @@ import time
 
 from mcp import Client, StdioServerParameters
 from mcp_ros_bridge.demo import run_demo
+from smoke import add_flag, check, done
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = {**os.environ, 'PYTHONPATH': os.pathsep.join(
@@ -52,7 +54,7 @@ def ros_available() -> bool:
                           capture_output=True, check=False).returncode == 0
 
 
-async def main(runs: int, demo: bool) -> None:
+async def main(runs: int, demo: bool, smoke: bool = False) -> None:
     """Print the figures."""
     rows = {'python -c pass': lambda: python_run('pass'),
             'import mcp.server.stdio (SDK floor)': lambda: python_run('import mcp.server.stdio'),
@@ -70,7 +72,11 @@ async def main(runs: int, demo: bool) -> None:
     for name, found in times.items():
         print(f'{name:38s}{statistics.median(found):8.3f}{min(found):8.3f}{max(found):8.3f}'
               f'{statistics.median(found) / floor:14.2f}')
+    if smoke:
+        check(cold_start=[v for found in times.values() for v in found])
     if not demo:
+        if smoke:
+            done()
         return
     walls = []
     for _ in range(runs):
@@ -84,11 +90,15 @@ async def main(runs: int, demo: bool) -> None:
             raise SystemExit('demo failed')
     print(f'pick-and-place over MCP (stdio, fast sim), {runs} runs: median '
           f'{statistics.median(walls):.2f} s, max {max(walls):.2f} s wall (goal < 10 s)')
+    if smoke:
+        check(demo=walls)
+        done()
 
 
 if __name__ == '__main__':
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument('--runs', type=int, default=3)
     parser.add_argument('--no-demo', dest='demo', action='store_false')
+    add_flag(parser)
     args = parser.parse_args()
-    asyncio.run(main(args.runs, args.demo))
+    asyncio.run(main(1 if args.smoke else args.runs, args.demo, args.smoke))

@@ -1,7 +1,8 @@
 """
 Soak: mixed tool calls against the simulation for minutes; watch memory, threads, files, p99.
 
-Usage: ``python3 bench/soak.py [--seconds 600] [--rate 20]``. The server runs in
+Usage: ``python3 bench/soak.py [--seconds 600] [--rate 20] [--smoke]`` (smoke: 4 s in
+windows of 1 s). The server runs in
 this process on the real-time simulation, driven by the SDK's in-memory client:
 one task moves the arm back and forth (with a grasp/release now and then), the
 other issues read-only calls so that the total is about ``--rate`` calls/s.
@@ -23,6 +24,7 @@ from typing import Any
 import anyio
 from mcp import Client
 from mcp_ros_bridge.server.app import build, ServeOptions
+from smoke import add_flag, check, done
 
 READS = [('get_joint_states', {}), ('read_ft_sensor', {'filter': 'kalman'}),
          ('get_end_effector_pose', {}), ('get_object_pose', {'object': 'box'})]
@@ -45,7 +47,7 @@ def p99(values: list[float]) -> float:
     return statistics.quantiles(values, n=100)[98] if len(values) >= 2 else float('nan')
 
 
-async def soak(seconds: float, rate: float, window_s: float) -> None:
+async def soak(seconds: float, rate: float, window_s: float, smoke: bool = False) -> None:
     """Run the soak and print one line per window and a summary."""
     bridge, backend = await build(ServeOptions(sim_speed=1.0, watch=False))
     windows: list[dict[str, Any]] = []
@@ -102,6 +104,12 @@ async def soak(seconds: float, rate: float, window_s: float) -> None:
               f'({growth:+.1f} %, goal < 10 %); threads {first["threads"]} -> '
               f'{last["threads"]}; fds {first["fds"]} -> {last["fds"]}; read p99 '
               f'{first["p99_ms"]:.2f} -> {last["p99_ms"]:.2f} ms ({drift:.2f}x, goal < 2x)')
+    if smoke:
+        assert len(windows) >= 2, 'smoke: two report windows expected'
+        check(rss=[w['rss_mb'] for w in windows], p99=[w['p99_ms'] for w in windows],
+              calls=counts['calls'])
+        assert counts['calls'] and not counts['errors'], f'smoke: {counts}'
+        done()
 
 
 if __name__ == '__main__':
@@ -109,5 +117,8 @@ if __name__ == '__main__':
     parser.add_argument('--seconds', type=float, default=600.0)
     parser.add_argument('--rate', type=float, default=20.0, help='read calls per second')
     parser.add_argument('--window', type=float, default=60.0, help='seconds per report line')
+    add_flag(parser)
     a = parser.parse_args()
-    anyio.run(soak, a.seconds, a.rate, a.window)
+    if a.smoke:
+        a.seconds, a.window = 4.0, 1.0
+    anyio.run(soak, a.seconds, a.rate, a.window, a.smoke)

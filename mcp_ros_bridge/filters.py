@@ -13,14 +13,21 @@ def moving_average(samples: np.ndarray) -> np.ndarray:
     return np.asarray(samples.mean(axis=0))
 
 
-def kalman(samples: np.ndarray, process_var: float = 1e-4,
-           measurement_var: float | None = None) -> np.ndarray:
+# Process variance per sample as a fraction of each axis's measurement variance. The
+# filter's gain depends only on this ratio, so every axis (newtons or newton-metres, large
+# or small noise) is smoothed alike: about 3x less noise in steady state.
+PROCESS_TO_MEASUREMENT = 0.04
+
+
+def kalman(samples: np.ndarray, measurement_var: float | None = None,
+           process_ratio: float = PROCESS_TO_MEASUREMENT) -> np.ndarray:
     """
     Run a per-axis constant-value Kalman filter over an (N, k) window.
 
-    The measurement variance defaults to the window's own sample variance (a
-    floor keeps it positive), so the filter adapts to the sensor's noise
-    without configuration. Returns the final state estimate.
+    The measurement variance defaults to each axis's own sample variance over
+    the window (a floor keeps it positive), and the process variance is
+    ``process_ratio`` times it, so the filter adapts to each axis's noise and
+    unit without configuration. Returns the final state estimate.
     """
     n = samples.shape[0]
     if n == 1:
@@ -30,10 +37,11 @@ def kalman(samples: np.ndarray, process_var: float = 1e-4,
     else:
         r = np.full(samples.shape[1], measurement_var)
     r = np.maximum(r, 1e-12)
+    q = process_ratio * r
     x = samples[0].astype(float).copy()
     p = r.copy()
     for z in samples[1:]:
-        p = p + process_var
+        p = p + q
         k = p / (p + r)
         x = x + k * (z - x)
         p = (1.0 - k) * p

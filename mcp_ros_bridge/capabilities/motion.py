@@ -51,7 +51,7 @@ def motion_limits(ctx: CallContext, args: dict[str, Any]) -> MotionLimits:
     vel = float(args['velocity_scaling'])
     return MotionLimits(
         velocity_scaling=vel,
-        acceleration_scaling=vel,
+        acceleration_scaling=lim.acceleration_scaling(vel),
         contact_force_limit_n=lim.contact_force_limit_n,
         max_cartesian_speed_mps=lim.max_cartesian_speed_mps,
         timeout_s=lim.motion_timeout_s,

@@ -50,6 +50,17 @@ class Limits:
         """Return ``reject`` or ``clamp`` for the named limit."""
         return self.policies.get(limit, self.policy)
 
+    def acceleration_scaling(self, velocity_scaling: float) -> float:
+        """
+        Return the acceleration scaling that goes with a motion's velocity scaling.
+
+        A call scales speed and acceleration together; the defaults set their
+        ratio (the default speed accelerates at ``default_acceleration_scaling``),
+        and ``max_acceleration_scaling`` caps the result.
+        """
+        ratio = self.default_acceleration_scaling / self.default_velocity_scaling
+        return min(self.max_acceleration_scaling, velocity_scaling * ratio)
+
 
 @dataclass(frozen=True)
 class ObjectSpec:

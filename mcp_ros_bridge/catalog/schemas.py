@@ -106,7 +106,7 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
         'max_velocity_scaling': _FRACTION,
         'max_acceleration_scaling': _FRACTION,
         'default_velocity_scaling': _FRACTION,
-        'default_acceleration_scaling': _FRACTION,
+        'default_acceleration_scaling': _FRACTION,  # per velocity: Limits.acceleration_scaling
         'max_cartesian_speed_mps': _POS,
         'contact_force_limit_n': _POS,
         'sensor_max_age_s': _POS,

@@ -80,7 +80,9 @@ class Planner:
 
         The scaling is the envelope's to check; here the motion must fit in the
         goal's timeout, so its samples are bounded (LIMIT_EXCEEDED otherwise,
-        naming the slowest velocity_scaling that would fit).
+        naming the slowest velocity_scaling that would fit). Each leg's timing
+        keeps every joint within its scaled velocity and acceleration limits,
+        curvature of the joint path included (:mod:`.trajectory`).
         """
         cap = limits.max_cartesian_speed_mps
 
@@ -89,12 +91,14 @@ class Planner:
                                            max_tool_speed=cap, **kw) for w, kw in legs)
 
         vel, acc, timeout = limits.velocity_scaling, limits.acceleration_scaling, limits.timeout_s
-        took = total(vel, acc)
-        if not took <= timeout:
-            raise _too_slow(vel, took, timeout, lambda s: total(s, s))
-        return trajectory.concatenate([trajectory.time_parameterise(
-            w, np.array(DQ_MAX) * vel, np.array(DDQ_MAX) * acc, dt, max_tool_speed=cap,
-            max_duration=timeout, **kw) for w, kw in legs])
+        plans = [(w, trajectory.plan_speed(w, np.array(DQ_MAX) * vel, np.array(DDQ_MAX) * acc,
+                                           max_tool_speed=cap, **kw)) for w, kw in legs]
+        took = sum(p.duration for _, p in plans if p is not None)
+        if not took <= timeout:  # the advice keeps the ratio of acceleration to velocity
+            ratio = acc / vel if vel > 0 else 1.0
+            raise _too_slow(vel, took, timeout, lambda s: total(s, min(1.0, s * ratio)))
+        return trajectory.concatenate([trajectory.at_rest(w, dt) if p is None
+                                       else trajectory.sample(p, dt) for w, p in plans])
 
     def ik_goal(self, qpos: np.ndarray, q0: np.ndarray, pos: np.ndarray, quat: np.ndarray,
                 attempts: int, tol_p: float, tol_r: float) -> np.ndarray:
