@@ -39,6 +39,10 @@ SCRIPTS = {
     'bench_ros_ingest.py': (('rclpy',), [
         rf'bridge CPU\s+{NUM} % of one core', rf'received\s+wrench {NUM} Hz, joints {NUM} Hz',
         rf'take \+ parse \+ store\s+{NUM} us per message']),
+    'bench_http_stop.py': ((), [rf'kept, \d+ slow\s+{NUM}\s+{NUM}',
+                                rf'ratio p50 new, \d+ slow / new, none: {NUM}x']),
+    'bench_sensor_checks.py': (('rclpy',), [rf'joints, parse \+ check \+ store\s+{NUM} us',
+                                            rf'N=\s*\d+\s+earlier\s+{NUM} us.*ratio\s+{NUM}x']),
     'bench_ros_stop.py': (('rclpy', 'moveit_msgs'), [
         r'stop\s+to confirmed still: median \d+ ms', r'force guard\s+to confirmed still']),
 }
