@@ -16,6 +16,8 @@ from transforms3d.quaternions import mat2quat
 
 STEP_S = 0.004
 SUCCESS, PREEMPTED, INVALID_GROUP_NAME, INVALID_LINK_NAME = 1, -7, -15, -18
+CONTROL_FAILED = -4
+ALLOWED_START_TOLERANCE = 0.01  # rad, trajectory_execution_manager.cpp's default
 H = math.pi / 2
 # moveit_resources_panda_description: (link, parent joint origin xyz, rpy, revolute about z?)
 CHAIN = [('panda_link1', (0, 0, 0.333), (0, 0, 0), True),
