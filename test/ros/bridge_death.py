@@ -1,0 +1,145 @@
+"""
+Kill the bridge mid-motion and time how long the arm goes on: the kit of the test and the bench.
+
+The bridge is ``mcp-ros-bridge serve --backend ros`` over stdio in a subprocess;
+move_group and the arm are the fakes (fake_move_group.py) in this process, over
+real DDS. The arm is watched on /joint_states as any ROS tool would: it is
+still once every arm joint reports under 0.01 rad/s for ``STILL_FOR_S``.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import fake_move_group
+import moveit_rig
+from rclpy.qos import qos_profile_sensor_data
+import ros_support
+from sensor_msgs.msg import JointState
+import yaml
+
+STILL_RAD_S = 0.01
+STILL_FOR_S = 0.5   # longer than any seam's rest between two segments
+WAIT_S = 60.0       # bounds that catch a hang, not a loaded machine
+TARGET = [0.6, -0.2, 0.3, -1.8, 0.2, 1.9, 1.1]
+
+
+class JointWatch:
+    """Records (receipt time, fastest arm joint speed) of every /joint_states message."""
+
+    def __init__(self, peer, config):
+        """Subscribe on ``peer``."""
+        self.n, self.samples = len(config.arm_joints), []
+        self._sub = peer.node.create_subscription(
+            JointState, config.ros.topics['joint_states'].name, self._on, qos_profile_sensor_data)
+
+    def _on(self, msg):
+        self.samples.append((time.monotonic(), max(abs(v) for v in msg.velocity[:self.n])))
+
+    def still_since(self, after):
+        """Return when the arm became still for good after ``after`` (None: not yet)."""
+        start = None
+        for when, speed in list(self.samples):
+            if when < after:
+                continue
+            if speed >= STILL_RAD_S:
+                start = None
+            elif start is None:
+                start = when
+        newest = self.samples[-1][0] if self.samples else 0.0
+        return start if start is not None and newest - start >= STILL_FOR_S else None
+
+
+def write_config(directory, horizon_s):
+    """Write tools.yaml and a robot.yaml with the fakes' names; return (dir, RobotConfig)."""
+    import shutil
+    from mcp_ros_bridge.catalog.robot import RobotConfig
+    raw = moveit_rig.tagged_yaml(moveit_rig.new_tag(), execution_horizon_s=horizon_s)
+    raw['limits']['sensor_max_age_s'] = 0.5
+    shutil.copy(os.path.join(ros_support.REPO, 'config', 'tools.yaml'), directory)
+    with open(os.path.join(directory, 'robot.yaml'), 'w', encoding='utf-8') as f:
+        yaml.safe_dump(raw, f)
+    return str(directory), RobotConfig.from_dict(raw)
+
+
+class Bridge:
+    """The bridge over stdio in a subprocess; JSON-RPC lines in and out."""
+
+    def __init__(self, config_dir):
+        """Start ``serve --backend ros`` on ``config_dir``."""
+        env = dict(os.environ, PYTHONPATH=ros_support.REPO)
+        self.proc = subprocess.Popen(
+            [sys.executable, '-m', 'mcp_ros_bridge.cli', 'serve', '--backend', 'ros',
+             '--config', config_dir, '--no-watch'],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=env, cwd=ros_support.REPO, text=True)
+
+    def send(self, message):
+        """Write one JSON-RPC message."""
+        self.proc.stdin.write(json.dumps(message) + '\n')
+        self.proc.stdin.flush()
+
+    def answer(self):
+        """Return the next JSON-RPC line that answers a request (notifications skipped)."""
+        while True:
+            line = self.proc.stdout.readline()
+            assert line, 'the bridge closed its standard output'
+            message = json.loads(line)
+            if 'id' in message:
+                return message
+
+    def kill(self):
+        """SIGKILL the bridge: nothing of it runs any more (no cleanup, no stop)."""
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=WAIT_S)
+
+
+def kill_mid_motion(directory, horizon_s, duration_s=6.0, fraction=0.15):
+    """
+    Start a ``duration_s`` joint motion, SIGKILL the bridge once ``fraction`` of it is done.
+
+    Return a dict: kill_to_still_s (from the kill to a still arm on /joint_states),
+    moved_before_kill_s and the number of ExecuteTrajectory goals handed over.
+    """
+    config_dir, config = write_config(directory, horizon_s)
+    peer = ros_support.Peer('death_peer')
+    bridge = None
+    try:
+        pub = ros_support.SensorPublisher(peer, config)
+        fake = fake_move_group.FakeMoveGroup(peer, config, pub)
+        fake.duration_s = duration_s
+        watch = JointWatch(peer, config)
+        bridge = Bridge(config_dir)
+        bridge.send({'jsonrpc': '2.0', 'id': 1, 'method': 'initialize', 'params': {
+            'protocolVersion': '2025-11-25', 'capabilities': {},
+            'clientInfo': {'name': 'death', 'version': '0'}}})
+        assert 'result' in bridge.answer()
+        bridge.send({'jsonrpc': '2.0', 'method': 'notifications/initialized'})
+        bridge.send({'jsonrpc': '2.0', 'id': 2, 'method': 'tools/call', 'params': {
+            'name': 'move_arm_joints', 'arguments': {'positions': TARGET}}})
+        assert fake.executing.wait(WAIT_S), 'the motion never started'
+        began, start = time.monotonic(), list(config.home)
+        far = max(abs(b - a) for a, b in zip(start, TARGET))
+        pause = threading.Event()
+        while max(abs(q - a) for q, a in zip(fake.arm.positions, start)) < fraction * far:
+            assert bridge.proc.poll() is None, 'the bridge ended by itself'
+            assert time.monotonic() - began < WAIT_S, 'the arm does not get on'
+            pause.wait(0.005)  # the arm moves meanwhile
+        killed = time.monotonic()
+        bridge.kill()
+        deadline = killed + WAIT_S
+        while watch.still_since(killed) is None:
+            assert time.monotonic() < deadline, 'the arm never came to rest'
+            pause.wait(0.02)
+        return {'kill_to_still_s': watch.still_since(killed) - killed,
+                'moved_before_kill_s': killed - began, 'goals': len(fake.executions),
+                'refused': len(fake.refused)}
+    finally:
+        if bridge is not None:
+            bridge.kill()
+        peer.close()
