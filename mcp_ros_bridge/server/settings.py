@@ -76,6 +76,9 @@ class ServeOptions:
     read_timeout_s: float = _setting(_CALLS.read_timeout_s, 'seconds a read-only tool may take')
     stop_wait_s: float = _setting(_CALLS.stop_wait_s, 'seconds a stop waits for the robot to '
                                   'hold still')
+    heartbeat_timeout_s: float = _setting(_CALLS.heartbeat_timeout_s, 'during a motion, ping '
+                                          'the client; stop the arm when a ping is unanswered '
+                                          'this many seconds; 0: off')
 
     def call_settings(self) -> CallSettings:
         """Return the call pipeline's policies from these settings."""

@@ -70,13 +70,20 @@ class Bridge:
     """The bridge over stdio in a subprocess; JSON-RPC lines in and out."""
 
     def __init__(self, config_dir):
-        """Start ``serve --backend ros`` on ``config_dir``."""
+        """Start ``serve --backend ros`` on ``config_dir`` (its log in ``bridge.log`` there)."""
         env = dict(os.environ, PYTHONPATH=ros_support.REPO)
-        self.proc = subprocess.Popen(
-            [sys.executable, '-m', 'mcp_ros_bridge.cli', 'serve', '--backend', 'ros',
-             '--config', config_dir, '--no-watch'],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=env, cwd=ros_support.REPO, text=True)
+        self.log_path = os.path.join(config_dir, 'bridge.log')
+        with open(self.log_path, 'w', encoding='utf-8') as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, '-m', 'mcp_ros_bridge.cli', 'serve', '--backend', 'ros',
+                 '--config', config_dir, '--no-watch'],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                env=env, cwd=ros_support.REPO, text=True)
+
+    def log(self):
+        """Return what the bridge wrote on standard error."""
+        with open(self.log_path, encoding='utf-8') as f:
+            return f.read()
 
     def send(self, message):
         """Write one JSON-RPC message."""
@@ -128,7 +135,9 @@ def kill_mid_motion(directory, horizon_s, duration_s=6.0, fraction=0.15):
         pause = threading.Event()
         while max(abs(q - a) for q, a in zip(fake.arm.positions, start)) < fraction * far:
             assert bridge.proc.poll() is None, 'the bridge ended by itself'
-            assert time.monotonic() - began < WAIT_S, 'the arm does not get on'
+            assert time.monotonic() - began < WAIT_S and not fake.refused, (
+                f'the arm does not get on: refused {[w for w, _ in fake.refused]}; '
+                f'{len(fake.executions)} goals; bridge log:\n{bridge.log()}')
             pause.wait(0.005)  # the arm moves meanwhile
         killed = time.monotonic()
         bridge.kill()

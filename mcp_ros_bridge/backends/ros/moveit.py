@@ -3,7 +3,10 @@ MoveIt through its ROS interfaces.
 
 The interfaces are MoveGroup, compute_cartesian_path, ExecuteTrajectory and compute_fk.
 
-The goals come from the pure builders in :mod:`.goals` and :mod:`.cartesian`;
+The goals come from the pure builders in :mod:`.goals` and :mod:`.cartesian`; a
+checked plan is handed to ExecuteTrajectory in segments of at most
+``ros.execution_horizon_s`` (:mod:`.horizon`), so a bridge that dies leaves the
+arm moving for at most that long;
 ``moveit_msgs`` is imported by name when first used, so this module imports
 where MoveIt is absent (calls then raise ``UNSUPPORTED``).
 """
@@ -17,8 +20,8 @@ from typing import Any
 
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionLimits,
                                           MotionResult, MotionStatus, Pose, PoseGoal, ProgressFn)
-from mcp_ros_bridge.backends.ros import (cartesian, error_codes, goals, horizon, plan_check,
-                                         tcp)
+from mcp_ros_bridge.backends.ros import (cartesian, error_codes, execution, goals, horizon,
+                                         plan_check, tcp)
 from mcp_ros_bridge.backends.ros.actions import ActionOutcome, call_service, GoalRunner
 from mcp_ros_bridge.backends.ros.guard import ForceGuard
 from mcp_ros_bridge.backends.ros.messages import (build_message, detect_distro, import_interface,
@@ -28,7 +31,7 @@ from mcp_ros_bridge.messages import t
 
 STATES = {'PLANNING': (0.1, 'planning'), 'MONITOR': (0.4, 'executing'),
           'LOOK': (0.2, 'looking around'), 'IDLE': (0.95, 'finishing')}
-SUCCESS, PREEMPTED = 1, -7
+SUCCESS = 1
 FK_CONCURRENCY = 8  # compute_fk requests in flight at once for a whole trajectory
 
 
@@ -171,13 +174,14 @@ class MoveItInterface:
             halting = asyncio.ensure_future(self._halt_when(guard.event))
             try:
                 for k, segment in enumerate(segments):
-                    goal = build_message(action.Goal, cartesian.build_execute_goal(segment, distro))
+                    goal = build_message(action.Goal,
+                                         cartesian.build_execute_goal(segment, distro))
                     outcome = await self._runner.run(
                         client, goal, name=name, timeout_s=max(0.0, deadline - loop.time()),
                         interrupt=guard.event, progress=progress,
                         describe=horizon.progress_of(k, len(segments), STATES, halt_a_late_start))
                     took += outcome.duration_s
-                    if guard.event.is_set() or not _ended_well(outcome):
+                    if guard.event.is_set() or not execution.ended_well(outcome):
                         break
                     if self._runner.stop_count != stops and k + 1 < len(segments):
                         outcome = replace(outcome, status='CANCELED', result=None)
@@ -202,31 +206,7 @@ class MoveItInterface:
 
     def _interpret(self, outcome: ActionOutcome, guard: ForceGuard) -> MotionResult:
         """Read how an ExecuteTrajectory goal ended (the plan was made and checked before)."""
-        took = outcome.duration_s
-        if guard.contact:
-            return MotionResult(MotionStatus.CONTACT_ABORT,
-                                t('moveit_force_abort', peak=guard.peak_n, limit=guard.limit_n),
-                                duration_s=took, peak_force_n=guard.peak_n,
-                                contact={'peak_force_n': guard.peak_n})
-        if guard.stale:
-            return MotionResult(MotionStatus.FAILED,
-                                t('moveit_wrench_stale'), duration_s=took,
-                                details={'code': 'SENSOR_STALE'})
-        if outcome.status == 'TIMED_OUT':
-            return MotionResult(MotionStatus.TIMED_OUT,
-                                t('moveit_no_result', took=took),
-                                duration_s=took)
-        if outcome.status == 'CANCELED':
-            return MotionResult(MotionStatus.STOPPED, t('moveit_cancelled'), duration_s=took)
-        code = outcome.result.error_code.val if outcome.result is not None else 99999
-        if outcome.status == 'SUCCEEDED' and code == SUCCESS:
-            return MotionResult(MotionStatus.SUCCEEDED, t('moveit_finished'), duration_s=took)
-        if code == PREEMPTED:  # move_group halted the execution on a stop or cancel
-            return MotionResult(MotionStatus.STOPPED, t('moveit_stopped'), duration_s=took)
-        advice = error_codes.advice_for(code, 'execution')
-        return MotionResult(MotionStatus.FAILED, f'{error_codes.code_name(code)}: {advice}',
-                            duration_s=took,
-                            details={'code': error_codes.code_name(code), 'advice': advice})
+        return execution.interpret(outcome, guard)
 
     @staticmethod
     def _error(code: int, what: str, stage: str = '') -> BackendError:
@@ -280,11 +260,6 @@ class MoveItInterface:
         return tcp.from_parent(self.config, link, Pose(
             (p.x, p.y, p.z), (q.w, q.x, q.y, q.z), ps.header.frame_id,
             ps.header.stamp.sec + ps.header.stamp.nanosec * 1e-9))
-
-
-def _ended_well(outcome: ActionOutcome) -> bool:
-    code = outcome.result.error_code.val if outcome.result is not None else None
-    return outcome.status == 'SUCCEEDED' and code == SUCCESS
 
 
 async def best_effort(coro: Any, timeout_s: float) -> tuple[Any, str]:

@@ -1,0 +1,59 @@
+"""
+Heartbeat deadman: a client that stops answering pings during a motion counts as gone.
+
+Off by default (``heartbeat_timeout_s`` 0). When on, a motion call pings its
+client (MCP ``ping``) while the motion runs; a ping unanswered within the
+timeout (a frozen or partitioned client) stops the motion as for a vanished
+requester. A client that answers a ping with an error is alive. Sessions with
+no back channel for server requests (2026-07-28, which forbids them) cannot be
+pinged: there the watch does nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+import logging
+from typing import Any
+
+import anyio
+from mcp.shared.exceptions import MCPError, NoBackChannelError
+
+log = logging.getLogger('mcp_ros_bridge.heartbeat')
+MAX_INTERVAL_S = 1.0  # pings at least this often (and twice per timeout)
+
+
+async def _ping_until_silent(session: Any, timeout_s: float, on_silent: Callable[[], None]
+                             ) -> None:
+    interval = min(MAX_INTERVAL_S, timeout_s / 2)
+    while True:
+        with anyio.move_on_after(timeout_s) as waited:
+            try:
+                await session.send_ping()
+            except NoBackChannelError:
+                log.info('heartbeat: this session cannot be pinged; not watched')
+                return
+            except MCPError:
+                pass  # an error answer is an answer: the client is alive
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                on_silent()  # the stream to the client is gone
+                return
+        if waited.cancelled_caught:
+            on_silent()
+            return
+        await anyio.sleep(interval)
+
+
+@asynccontextmanager
+async def watching(session: Any, timeout_s: float,
+                   on_silent: Callable[[], None]) -> AsyncIterator[None]:
+    """Ping ``session`` while the body runs; call ``on_silent`` once if it stops answering."""
+    if timeout_s <= 0:
+        yield
+        return
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(_ping_until_silent, session, timeout_s, on_silent)
+        try:
+            yield
+        finally:
+            tg.cancel_scope.cancel()
