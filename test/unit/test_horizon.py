@@ -96,7 +96,8 @@ def test_progress_rises_across_segments():
                for k in range(3)]
     feedback = [type('Feedback', (), {'state': s})() for s in ('MONITOR', 'IDLE')]
     fractions = [read(f)[0] for read in readers for f in feedback]
-    assert fractions == sorted(fractions) and fractions[0] == 0.4 and fractions[-1] == pytest.approx(0.95)
+    assert fractions == sorted(fractions) and fractions[0] == 0.4
+    assert fractions[-1] == pytest.approx(0.95)
     assert len(seen) == 6
 
 
