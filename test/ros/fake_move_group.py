@@ -14,7 +14,7 @@ from fake_moveit import (ALLOWED_START_TOLERANCE, CONTROL_FAILED, ExecutionEvent
 from geometry_msgs.msg import PoseStamped
 from moveit_msgs.action import ExecuteTrajectory, MoveGroup
 from moveit_msgs.srv import GetCartesianPath, GetPositionFK
-from rclpy.action import ActionServer, CancelResponse
+from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.callback_groups import ReentrantCallbackGroup
 
 
@@ -55,20 +55,33 @@ class FakeMoveGroup:
         self.goals, self.executions, self.path_requests = [], [], []
         self.executing, self.cancel_seen = threading.Event(), threading.Event()
         self.refused = []  # (why, trajectory points) of executions trajectory_execution refused
+        # ExecuteTrajectory goal number ``hold_goal`` (0, 1, ...) waits for ``release_goal``
+        # before it is accepted; ``goal_held`` says it is waiting.
+        self.hold_goal, self.goal_held, self.release_goal = None, threading.Event(), \
+            threading.Event()
+        self._goals_seen = 0
         self._busy, self._push_lock = False, threading.Lock()
         group, node = ReentrantCallbackGroup(), peer.node
         self._servers = [
             ActionServer(node, MoveGroup, ros.actions['move_group'], self._move,
                          callback_group=group, cancel_callback=self._accept_cancel),
             ActionServer(node, ExecuteTrajectory, ros.actions['execute_trajectory'],
-                         self._execute, callback_group=group,
+                         self._execute, callback_group=group, goal_callback=self._goal,
                          cancel_callback=self._accept_cancel)]
         self._services = [
             node.create_service(GetPositionFK, ros.services['fk'], self._fk,
                                 callback_group=group),
             node.create_service(GetCartesianPath, ros.services['cartesian_path'],
                                 self._cartesian, callback_group=group)]
+        peer.before_close.append(self.release_goal.set)
         peer.after_spin.append(self.close)
+
+    def _goal(self, request):
+        number, self._goals_seen = self._goals_seen, self._goals_seen + 1
+        if number == self.hold_goal:
+            self.goal_held.set()
+            self.release_goal.wait(10.0)
+        return GoalResponse.ACCEPT
 
     def _accept_cancel(self, handle):
         self.cancel_seen.set()
