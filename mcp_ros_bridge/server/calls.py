@@ -198,7 +198,7 @@ class CallPipeline:
                                             lambda _: self.arbiter.running is motion):
                         log.warning('%s mid-motion; stopping the arm', t('why_client_silent'))
                 async with stopping_once_cancelled(motion, CANCELLED), heartbeat.watching(
-                        ctx.session, self.settings.heartbeat_timeout_s, silent):
+                        ctx.session, ctx.request_id, self.settings.heartbeat_timeout_s, silent):
                     return await self._run(ctx, spec, kind, args)
         except BusyError as exc:
             return error_result(t('refused', tool=spec.name, reason=exc), 'BUSY',

@@ -18,18 +18,26 @@ from typing import Any
 
 import anyio
 from mcp.shared.exceptions import MCPError, NoBackChannelError
+from mcp.shared.message import ServerMessageMetadata
+import mcp_types as types
 
 log = logging.getLogger('mcp_ros_bridge.heartbeat')
 MAX_INTERVAL_S = 1.0  # pings at least this often (and twice per timeout)
 
 
-async def _ping_until_silent(session: Any, timeout_s: float, on_silent: Callable[[], None]
-                             ) -> None:
+async def _ping_until_silent(session: Any, request_id: Any, timeout_s: float,
+                             on_silent: Callable[[], None]) -> None:
     interval = min(MAX_INTERVAL_S, timeout_s / 2)
+    # On the call's own channel: on HTTP the POST's stream, open while the call runs.
+    related = ServerMessageMetadata(related_request_id=request_id)
     while True:
+        if not session.can_send_request:
+            log.info('heartbeat: this session cannot be pinged; not watched')
+            return
         with anyio.move_on_after(timeout_s) as waited:
             try:
-                await session.send_ping()
+                await session.send_request(types.PingRequest(), types.EmptyResult,
+                                           metadata=related)
             except NoBackChannelError:
                 log.info('heartbeat: this session cannot be pinged; not watched')
                 return
@@ -45,14 +53,14 @@ async def _ping_until_silent(session: Any, timeout_s: float, on_silent: Callable
 
 
 @asynccontextmanager
-async def watching(session: Any, timeout_s: float,
+async def watching(session: Any, request_id: Any, timeout_s: float,
                    on_silent: Callable[[], None]) -> AsyncIterator[None]:
-    """Ping ``session`` while the body runs; call ``on_silent`` once if it stops answering."""
+    """Ping the client of call ``request_id`` while the body runs; ``on_silent`` if it goes."""
     if timeout_s <= 0:
         yield
         return
     async with anyio.create_task_group() as tg:
-        tg.start_soon(_ping_until_silent, session, timeout_s, on_silent)
+        tg.start_soon(_ping_until_silent, session, request_id, timeout_s, on_silent)
         try:
             yield
         finally:

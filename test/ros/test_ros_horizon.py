@@ -69,6 +69,7 @@ async def test_timeout_ends_the_motion_within_a_segment(rig):
     fake.duration_s = 8.0
     result = await backend.move_to_joints(joint_goal(timeout_s=1.5))
     assert result.status == 'TIMED_OUT', result.message
+    assert 'stop' in fake.events.received and result.details['confirmed_still'] is True
     sent = len(fake.executions)
     assert 1 <= sent <= 3
     assert await asyncio.to_thread(ros_support.wait_until, lambda: not fake._busy, 10.0) is None

@@ -190,6 +190,8 @@ class MoveItInterface:
                 if not guard.event.is_set():
                     halting.cancel()
         halted = await halting if guard.event.is_set() else {}  # bounded: until_still
+        if outcome.status == 'TIMED_OUT' and not halted and self._halt is not None:
+            halted = await self._halt()  # the cancel alone leaves the segment running
         if late:
             await late[0]
         result = self._interpret(replace(outcome, duration_s=took), guard)
