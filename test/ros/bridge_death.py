@@ -7,8 +7,10 @@ real DDS. The arm is watched on /joint_states as any ROS tool would: it is
 still once every arm joint reports under 0.01 rad/s for ``STILL_FOR_S``.
 """
 
+import itertools
 import json
 import os
+import queue
 import signal
 import subprocess
 import sys
@@ -59,7 +61,7 @@ def write_config(directory, horizon_s):
     import shutil
     from mcp_ros_bridge.catalog.robot import RobotConfig
     raw = moveit_rig.tagged_yaml(moveit_rig.new_tag(), execution_horizon_s=horizon_s)
-    raw['limits']['sensor_max_age_s'] = 0.5
+    raw['limits']['sensor_max_age_s'] = 1.0  # a busy machine delays the 1 kHz wrench
     shutil.copy(os.path.join(ros_support.REPO, 'config', 'tools.yaml'), directory)
     with open(os.path.join(directory, 'robot.yaml'), 'w', encoding='utf-8') as f:
         yaml.safe_dump(raw, f)
@@ -79,6 +81,7 @@ class Bridge:
                  '--config', config_dir, '--no-watch'],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
                 env=env, cwd=ros_support.REPO, text=True)
+        self._lines = None
 
     def log(self):
         """Return what the bridge wrote on standard error."""
@@ -90,14 +93,33 @@ class Bridge:
         self.proc.stdin.write(json.dumps(message) + '\n')
         self.proc.stdin.flush()
 
-    def answer(self):
-        """Return the next JSON-RPC line that answers a request (notifications skipped)."""
+    def answer(self, timeout_s=WAIT_S):
+        """Return the next JSON-RPC message that answers a request (None: none within bound)."""
+        if self._lines is None:
+            self._lines = queue.Queue()
+            threading.Thread(target=lambda: [self._lines.put(line) for line in self.proc.stdout],
+                             daemon=True).start()
+        deadline = time.monotonic() + timeout_s
         while True:
-            line = self.proc.stdout.readline()
-            assert line, 'the bridge closed its standard output'
+            try:
+                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                return None
             message = json.loads(line)
             if 'id' in message:
                 return message
+
+    def until_moveit_answers(self):
+        """Read the tip pose (compute_fk) until it answers: discovery is done (bounded)."""
+        deadline = time.monotonic() + WAIT_S
+        for call_id in itertools.count(100):
+            self.send({'jsonrpc': '2.0', 'id': call_id, 'method': 'tools/call',
+                       'params': {'name': 'get_end_effector_pose', 'arguments': {}}})
+            answer = self.answer()
+            assert answer is not None, self.log()
+            if not answer['result'].get('isError'):
+                return
+            assert time.monotonic() < deadline, f'compute_fk never answered: {answer}'
 
     def kill(self):
         """SIGKILL the bridge: nothing of it runs any more (no cleanup, no stop)."""
@@ -115,29 +137,37 @@ def kill_mid_motion(directory, horizon_s, duration_s=6.0, fraction=0.15):
     """
     config_dir, config = write_config(directory, horizon_s)
     peer = ros_support.Peer('death_peer')
+    watcher = ros_support.Peer('death_watch')  # its own executor: move_group's is not slowed
     bridge = None
     try:
         pub = ros_support.SensorPublisher(peer, config)
         fake = fake_move_group.FakeMoveGroup(peer, config, pub)
         fake.duration_s = duration_s
-        watch = JointWatch(peer, config)
+        watch = JointWatch(watcher, config)
         bridge = Bridge(config_dir)
         bridge.send({'jsonrpc': '2.0', 'id': 1, 'method': 'initialize', 'params': {
             'protocolVersion': '2025-11-25', 'capabilities': {},
             'clientInfo': {'name': 'death', 'version': '0'}}})
-        assert 'result' in bridge.answer()
+        first = bridge.answer()
+        assert first is not None and 'result' in first, bridge.log()
         bridge.send({'jsonrpc': '2.0', 'method': 'notifications/initialized'})
+        bridge.until_moveit_answers()
         bridge.send({'jsonrpc': '2.0', 'id': 2, 'method': 'tools/call', 'params': {
             'name': 'move_arm_joints', 'arguments': {'positions': TARGET}}})
-        assert fake.executing.wait(WAIT_S), 'the motion never started'
+        deadline = time.monotonic() + WAIT_S
+        while not fake.executing.wait(0.01):
+            ended = bridge.answer(timeout_s=0.0)
+            assert ended is None and time.monotonic() < deadline, (
+                f'the motion never started: answer {ended}; bridge log:\n{bridge.log()}')
         began, start = time.monotonic(), list(config.home)
         far = max(abs(b - a) for a, b in zip(start, TARGET))
         pause = threading.Event()
         while max(abs(q - a) for q, a in zip(fake.arm.positions, start)) < fraction * far:
             assert bridge.proc.poll() is None, 'the bridge ended by itself'
-            assert time.monotonic() - began < WAIT_S and not fake.refused, (
+            ended = bridge.answer(timeout_s=0.0)
+            assert time.monotonic() - began < WAIT_S and not fake.refused and ended is None, (
                 f'the arm does not get on: refused {[w for w, _ in fake.refused]}; '
-                f'{len(fake.executions)} goals; bridge log:\n{bridge.log()}')
+                f'{len(fake.executions)} goals; answer {ended}; bridge log:\n{bridge.log()}')
             pause.wait(0.005)  # the arm moves meanwhile
         killed = time.monotonic()
         bridge.kill()
@@ -151,4 +181,5 @@ def kill_mid_motion(directory, horizon_s, duration_s=6.0, fraction=0.15):
     finally:
         if bridge is not None:
             bridge.kill()
+        watcher.close()
         peer.close()
