@@ -152,12 +152,19 @@ def kill_mid_motion(directory, horizon_s, duration_s=6.0, fraction=0.15):
         assert first is not None and 'result' in first, bridge.log()
         bridge.send({'jsonrpc': '2.0', 'method': 'notifications/initialized'})
         bridge.until_moveit_answers()
-        bridge.send({'jsonrpc': '2.0', 'id': 2, 'method': 'tools/call', 'params': {
-            'name': 'move_arm_joints', 'arguments': {'positions': TARGET}}})
-        deadline = time.monotonic() + WAIT_S
-        while not fake.executing.wait(0.01):
-            ended = bridge.answer(timeout_s=0.0)
-            assert ended is None and time.monotonic() < deadline, (
+        deadline, tries = time.monotonic() + WAIT_S, 0
+        while not fake.executing.is_set():
+            tries += 1
+            bridge.send({'jsonrpc': '2.0', 'id': 10 + tries, 'method': 'tools/call', 'params': {
+                'name': 'move_arm_joints', 'arguments': {'positions': TARGET}}})
+            ended = None
+            while ended is None and not fake.executing.wait(0.01):
+                ended = bridge.answer(timeout_s=0.0)
+                assert time.monotonic() < deadline, 'the motion never started'
+            # A busy machine may delay a compute_fk answer past the bridge's 2 s bound while
+            # the plan is checked: nothing moved, so that call is made again (twice at most).
+            lost_fk = ended is not None and 'compute_fk did not answer' in json.dumps(ended)
+            assert ended is None or (lost_fk and tries < 3), (
                 f'the motion never started: answer {ended}; bridge log:\n{bridge.log()}')
         began, start = time.monotonic(), list(config.home)
         far = max(abs(b - a) for a, b in zip(start, TARGET))
@@ -175,7 +182,7 @@ def kill_mid_motion(directory, horizon_s, duration_s=6.0, fraction=0.15):
         while watch.still_since(killed) is None:
             assert time.monotonic() < deadline, 'the arm never came to rest'
             pause.wait(0.02)
-        return {'kill_to_still_s': watch.still_since(killed) - killed,
+        return {'kill_to_still_s': watch.still_since(killed) - killed, 'tries': tries,
                 'moved_before_kill_s': killed - began, 'goals': len(fake.executions),
                 'refused': len(fake.refused)}
     finally:
