@@ -184,6 +184,8 @@ TABLE: dict[str, tuple[str, str]] = {
     'why_gone_before': both('its client disconnected before it started', '其客户端在开始前断开了连接'),
     'why_client_gone': both('the client that requested it disconnected', '发起请求的客户端断开了连接'),
     'why_session_ended': both('the client ended its session', '客户端结束了会话'),
+    'why_client_silent': both('its client stopped answering pings (heartbeat_timeout_s)',
+                              '其客户端不再响应 ping（heartbeat_timeout_s）'),
     # server/repeats.py: idempotency keys.
     'key_refused': both('{tool} refused: {reason}. Nothing moved.', '{tool} 被拒绝：{reason}。没有任何运动。'),
     'key_not_repeated': both(

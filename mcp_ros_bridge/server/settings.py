@@ -92,6 +92,9 @@ class ServeOptions:
                                      above=0)
     stop_wait_s: float = _setting(_CALLS.stop_wait_s, 'seconds a stop waits for the robot to '
                                   'hold still', above=0)
+    heartbeat_timeout_s: float = _setting(_CALLS.heartbeat_timeout_s, 'during a motion, ping '
+                                          'the client; stop the arm when a ping is unanswered '
+                                          'this many seconds; 0: off', low=0)
 
     def __post_init__(self) -> None:
         """Check every setting (type, choices, range); raise SettingError on the first bad one."""
