@@ -17,6 +17,8 @@ import statistics
 import sys
 import tempfile
 
+from smoke import add_flag, check, done
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, 'test'))
@@ -40,7 +42,7 @@ def main() -> None:
     parser.add_argument('--runs', type=int, default=3)
     parser.add_argument('--horizon', type=float, default=1.0)
     parser.add_argument('--duration', type=float, default=6.0)
-    parser.add_argument('--smoke', action='store_true', help='one short run of each')
+    add_flag(parser)  # one short run of each
     args = parser.parse_args()
     runs, duration = (1, 3.0) if args.smoke else (args.runs, args.duration)
     bounded = measure(args.horizon, duration, runs)
@@ -51,6 +53,9 @@ def main() -> None:
     ratio = statistics.median(whole) / max(statistics.median(bounded), 1e-3)
     print(f'whole / bounded: {ratio:.1f}x longer on after the bridge died')
     assert max(bounded) < statistics.median(whole), (bounded, whole)
+    if args.smoke:
+        check(bounded=bounded, whole=whole)
+        done()
 
 
 if __name__ == '__main__':

@@ -43,6 +43,9 @@ SCRIPTS = {
                                 rf'ratio p50 new, \d+ slow / new, none: {NUM}x']),
     'bench_sensor_checks.py': (('rclpy',), [rf'joints, parse \+ check \+ store\s+{NUM} us',
                                             rf'N=\s*\d+\s+earlier\s+{NUM} us.*ratio\s+{NUM}x']),
+    'bench_ros_death.py': (('rclpy', 'moveit_msgs'), [
+        rf'horizon {NUM} s\s+kill -> still: median {NUM} s, max {NUM} s',
+        rf'whole trajectory\s+kill -> still: median {NUM} s', rf'whole / bounded: {NUM}x']),
     'bench_ros_stop.py': (('rclpy', 'moveit_msgs'), [
         r'stop\s+to confirmed still: median \d+ ms', r'force guard\s+to confirmed still']),
 }

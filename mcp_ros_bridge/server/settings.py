@@ -77,11 +77,12 @@ class ServeOptions:
         'token, any Host is accepted unless one is given', flag='--allowed-host'))
     http_max_connections: int = _setting(1000, 'HTTP connections served at once (kept below the '
                                          'open-file limit); a stop still gets in when all '
-                                         'are busy')
+                                         'are busy', low=1)
     http_head_timeout_s: float = _setting(10.0, 'seconds an HTTP connection may take to send '
-                                          'a request head (from its start or its last answer)')
+                                          'a request head (from its start or its last answer)',
+                                          above=0)
     http_body_timeout_s: float = _setting(10.0, 'seconds an HTTP request body may take to '
-                                          'arrive')
+                                          'arrive', above=0)
     motion_rate_per_s: float = _setting(_CALLS.motion_rate_per_s, 'motion calls per second '
                                         'per client (token bucket rate)', above=0)
     motion_burst: int = _setting(_CALLS.motion_burst, 'motion calls a client may make at once '
