@@ -19,7 +19,7 @@ checked plan; the positions are the plan's own path. Pure; no ROS import.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from math import ceil
 from typing import Any
 
@@ -127,7 +127,7 @@ def split(trajectory: dict[str, Any], horizon_s: float) -> list[dict[str, Any]]:
     return segments
 
 
-def progress_of(k: int, n: int, states: Mapping[str, tuple[float, str]],
+def progress_of(k: int, n: int, states: Callable[[Any], tuple[float, str] | None],
                 seen: Callable[[Any], None]) -> Callable[[Any], tuple[float, str] | None]:
     """
     Return the feedback reader of segment ``k`` of ``n``: progress rises across segments.
@@ -137,7 +137,7 @@ def progress_of(k: int, n: int, states: Mapping[str, tuple[float, str]],
     def describe(feedback: Any) -> tuple[float, str] | None:
         seen(feedback)
         if n == 1 or feedback.state not in ('MONITOR', 'IDLE'):
-            return states.get(feedback.state)
+            return states(feedback)
         done = k + (feedback.state == 'IDLE')
         return 0.4 + 0.55 * done / n, t('moveit_executing_part', k=k + 1, n=n)
     return describe

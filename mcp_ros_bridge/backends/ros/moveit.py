@@ -29,8 +29,16 @@ from mcp_ros_bridge.backends.ros.messages import (build_message, detect_distro, 
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.messages import t
 
-STATES = {'PLANNING': (0.1, 'planning'), 'MONITOR': (0.4, 'executing'),
-          'LOOK': (0.2, 'looking around'), 'IDLE': (0.95, 'finishing')}
+STATES = {'PLANNING': (0.1, 'moveit_state_planning'), 'MONITOR': (0.4, 'moveit_state_executing'),
+          'LOOK': (0.2, 'moveit_state_looking'), 'IDLE': (0.95, 'moveit_state_finishing')}
+
+
+def state_progress(feedback: Any) -> tuple[float, str] | None:
+    """Return the progress and its text (served language) of a MoveIt feedback state."""
+    found = STATES.get(feedback.state)
+    return None if found is None else (found[0], t(found[1]))
+
+
 SUCCESS = 1
 FK_CONCURRENCY = 8  # compute_fk requests in flight at once for a whole trajectory
 
@@ -82,7 +90,7 @@ class MoveItInterface:
         name = self.config.ros.actions['move_group']
         outcome = await self._runner.run(
             self._runner.client(action, name), build_message(action.Goal, data), name=name,
-            timeout_s=goal.limits.timeout_s, describe=lambda fb: STATES.get(fb.state),
+            timeout_s=goal.limits.timeout_s, describe=state_progress,
             progress=progress)
         if outcome.status == 'CANCELED':
             return MotionResult(MotionStatus.STOPPED, t('moveit_stopped_planning'),
@@ -179,7 +187,8 @@ class MoveItInterface:
                     outcome = await self._runner.run(
                         client, goal, name=name, timeout_s=max(0.0, deadline - loop.time()),
                         interrupt=guard.event, progress=progress,
-                        describe=horizon.progress_of(k, len(segments), STATES, halt_a_late_start))
+                        describe=horizon.progress_of(k, len(segments), state_progress,
+                                                     halt_a_late_start))
                     took += outcome.duration_s
                     if guard.event.is_set() or not execution.ended_well(outcome):
                         break

@@ -107,20 +107,21 @@ class SimBackend(Runner):
 
     # -- sensing -----------------------------------------------------------------------
     def _fresh(self, what: str) -> float:
+        """Return the age of the newest step; SENSOR_STALE naming ``what`` (a message id)."""
         age = self.world.age()
         if not self._started or age > self.config.limits.sensor_max_age_s:
-            raise BackendError('SENSOR_STALE', t('sim_stale', what=what, age=f'{age:.2f}'),
+            raise BackendError('SENSOR_STALE', t('sim_stale', what=t(what), age=f'{age:.2f}'),
                                advice=t('sim_stale_fix'))
         return age
 
     async def joint_states(self) -> JointStates:
         """Return arm and finger positions, velocities and efforts; SENSOR_FAULT if not finite."""
-        age = self._fresh('joint states')
+        age = self._fresh('sim_what_joints')
         return sensor_path.joint_states(self.world, age)
 
     async def wrench_samples(self, count: int) -> WrenchSamples:
         """Return the newest valid F/T samples (one per 2 ms step); SENSOR_FAULT if none."""
-        age = self._fresh('wrench samples')
+        age = self._fresh('sim_what_wrench')
         return sensor_path.wrench_samples(self.world, max(1, int(count)), self.config.ft_frame,
                                           age, self.config.limits.sensor_max_age_s)
 
@@ -308,7 +309,7 @@ class SimBackend(Runner):
 
     async def gripper_state(self) -> GripperState:
         """Return gap, measured force, what is held and its slip in the hand since the grasp."""
-        self._fresh('gripper states')
+        self._fresh('sim_what_gripper')
         return await self._execute(ReadGripper(), None)
 
     async def capture_image(self, camera: str, width: int, height: int) -> Image:
