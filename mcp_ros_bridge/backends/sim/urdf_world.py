@@ -15,6 +15,7 @@ them (URDFs carry none); gravity is compensated.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 import math
 import os
 import xml.etree.ElementTree as ET
@@ -30,6 +31,7 @@ import numpy as np
 
 from . import mjcf
 from .sim_robot import SimRobot
+from .urdf_fit import fitted
 from .urdf_source import arm_mjcf, Unsupported
 
 PREFIX = 'sim_'                  # the hand's bodies and joints: sim_hand, sim_leftfinger...
@@ -43,8 +45,8 @@ COLOURS = {'red': mjcf.RED, 'blue': mjcf.BLUE, 'green': '0.2 0.7 0.3 1',
            'yellow': '0.9 0.8 0.2 1'}
 
 
-def _objects(objects: dict[str, ObjectSpec]) -> tuple[list[str], list[str]]:
-    """Return robot.yaml's objects as bodies on the table, and their names."""
+def _objects(objects: dict[str, ObjectSpec], scale: float) -> tuple[list[str], list[str]]:
+    """Return robot.yaml's objects as bodies on the table (slots x ``scale``), and names."""
     order = sorted(objects, key=lambda n: (n != 'box', n != 'cylinder', n))[:len(SLOTS)]
     out = []
     for name, (x, y) in zip(order, SLOTS):
@@ -53,7 +55,8 @@ def _objects(objects: dict[str, ObjectSpec]) -> tuple[list[str], list[str]]:
         shape, size = {'cylinder': ('cylinder', (sx / 2, sz / 2)),
                        'sphere': ('sphere', (sx / 2,))}.get(spec.shape,
                                                            ('box', (sx / 2, sy / 2, sz / 2)))
-        out.append(mjcf.object_xml(name, shape, size, spec.mass_kg, (x, y, sz / 2),
+        out.append(mjcf.object_xml(name, shape, size, spec.mass_kg,
+                                   (round(x * scale, 3), round(y * scale, 3), sz / 2),
                                    COLOURS.get(spec.colour, '0.6 0.6 0.6 1')))
     return out, order
 
@@ -73,7 +76,7 @@ def _approach(model: mujoco.MjModel, joints: tuple[str, ...], mount: str) -> np.
 
 
 def _hand(config: RobotConfig, model: mujoco.MjModel, joints: tuple[str, ...], tip: str,
-          ft_site: str) -> tuple[str, str]:
+          ft_site: str, roll: float) -> tuple[str, str]:
     """Return the mount body and the hand body's XML, TCP at the fingertip centre."""
     tcp = config.ros.tcp
     mount = tcp.parent_link if tcp is not None else tip
@@ -82,6 +85,8 @@ def _hand(config: RobotConfig, model: mujoco.MjModel, joints: tuple[str, ...], t
     axis = _approach(model, joints, mount)
     quat = np.empty(4)
     mujoco.mju_quatZ2Vec(quat, axis)
+    turn = np.array([math.cos(roll / 2), 0.0, 0.0, math.sin(roll / 2)])
+    mujoco.mju_mulQuat(quat, quat.copy(), turn)
     origin = np.zeros(3) if tcp is None else np.array(tcp.offset_xyz) - axis * mjcf.TCP_OFFSET
     return mount, (f'<body name="{HAND}" pos="{_v(origin)}" quat="{_v(quat)}" gravcomp="1">\n'
                    '  <inertial pos="-0.01 0 0.03" mass="0.73" diaginertia="0.001 0.0025 '
@@ -181,7 +186,8 @@ def _reach(model: mujoco.MjModel, joints: tuple[str, ...], tcp: str, shoulder: n
     return far
 
 
-def _build(config: RobotConfig) -> SimRobot:
+def _assembler(config: RobotConfig) -> Callable[[float, float], SimRobot]:
+    """Return a builder of the scene with the hand rolled and the objects' slots scaled."""
     urdf = config.description['urdf']
     try:
         parsed, arm = read_description('/', dict(config.description))
@@ -190,12 +196,21 @@ def _build(config: RobotConfig) -> SimRobot:
     except DescriptionError as exc:
         raise Unsupported('sim_urdf_compile', error=str(exc)) from None
     mount = arm.tip_link if rigid else last_link  # a gripper joint above the tip: cut there
-    root, bodies = _arm_tree(config, arm, arm_mjcf(urdf, mount))
+    arm_xml = arm_mjcf(urdf, mount)
+    raw = mujoco.MjModel.from_xml_string(arm_xml)
+    return lambda roll, scale: _assemble(config, arm, arm_xml, raw, (mount, last_link),
+                                         roll, scale)
+
+
+def _assemble(config: RobotConfig, arm: ArmModel, arm_xml: str, raw: mujoco.MjModel,
+              links: tuple[str, str], roll: float, scale: float) -> SimRobot:
+    """Return the simulated robot: the hand ``roll`` rad about its axis, slots x ``scale``."""
+    urdf, (mount, last_link) = config.description['urdf'], links
+    root, bodies = _arm_tree(config, arm, arm_xml)
     ft_site = config.ft_frame if config.ft_frame != config.end_effector else f'{PREFIX}ft_sensor'
-    raw = mujoco.MjModel.from_xml_string(ET.tostring(root, encoding='unicode'))
-    hand = _hand(config, raw, arm.joint_names, mount, ft_site)
+    hand = _hand(config, raw, arm.joint_names, mount, ft_site, roll)
     _mount(root, hand)
-    objects = _objects(dict(config.objects))
+    objects = _objects(dict(config.objects), scale)
     joints = config.arm_joints
     lo = tuple(lo for lo, _ in config.arm_position_limits)
     hi = tuple(hi for _, hi in config.arm_position_limits)
@@ -234,7 +249,7 @@ def _build(config: RobotConfig) -> SimRobot:
 def described_robot(config: RobotConfig) -> SimRobot:
     """Build the simulated robot of robot.yaml's description; UNSUPPORTED in one line if not."""
     try:
-        return _build(config)
+        return fitted(_assembler(config), config.home)
     except Unsupported as exc:
         fields = {'robot': config.robot, **exc.fields}
         raise BackendError('UNSUPPORTED', t(exc.key, **fields),
