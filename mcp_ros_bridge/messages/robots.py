@@ -33,12 +33,12 @@ TABLE: dict[str, tuple[str, str]] = {
         'does not exist',
         '仿真无法构建 {robot}：连杆 {link} 的碰撞网格 {mesh} 不存在'),
     'sim_urdf_mesh_missing_fix': both(
-        'correct the mesh filename in the URDF (relative paths start at the URDF\'s '
-        'directory)',
+        'correct the mesh filename in the URDF (relative paths start at the directory of '
+        'the URDF)',
         '请更正 URDF 中的网格文件名（相对路径从 URDF 所在目录起算）'),
     'sim_urdf_package': both(
         'the simulation cannot build {robot}: no directory of package {package} (for mesh '
-        '{mesh} of link {link}) at or above the URDF\'s directory',
+        '{mesh} of link {link}) at or above the directory of the URDF',
         '仿真无法构建 {robot}：在 URDF 所在目录及其上级中找不到包 {package} 的目录（连杆 {link} '
         '的网格 {mesh}）'),
     'sim_urdf_package_fix': both(

@@ -139,6 +139,7 @@ async def test_serve_builds_the_simulation_of_the_described_arm(tmp_path):
 
 
 def test_an_arm_without_a_description_is_refused_naming_the_fix(tmp_path):
+    """Another arm's joints without description: the sim refuses, naming init and the ROS way."""
     from mcp_ros_bridge.backends.port import BackendError
     from mcp_ros_bridge.backends.sim import SimBackend
     from mcp_ros_bridge.catalog.loader import load_robot
@@ -147,4 +148,5 @@ def test_an_arm_without_a_description_is_refused_naming_the_fix(tmp_path):
         SimBackend(dataclasses.replace(cfg, description={}))
     assert refused.value.code == 'UNSUPPORTED'
     assert 'without a description' in str(refused.value)
-    assert 'mcp-ros-bridge init' in refused.value.advice and '--backend ros' in refused.value.advice
+    advice = refused.value.advice
+    assert 'mcp-ros-bridge init' in advice and '--backend ros' in advice

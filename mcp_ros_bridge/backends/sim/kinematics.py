@@ -48,7 +48,7 @@ class Kinematics:
         """Use ``model`` (of ``robot``) for kinematics and a margin-widened copy for collisions."""
         self.m = model
         self.d = mujoco.MjData(model)
-        self.cm = robot.compile()
+        self.cm = robot.build_model()
         self.cm.geom_margin[:] = _MARGIN
         self.cd = mujoco.MjData(self.cm)
         self.qadr, self.dadr = arm_qpos, arm_dof

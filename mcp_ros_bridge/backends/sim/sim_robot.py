@@ -27,7 +27,7 @@ class SimRobot:
 
     name: str
     summary: str                    # what the backend says it simulates
-    compile: Callable[[], mujoco.MjModel]  # a fresh model of the whole scene, each call
+    build_model: Callable[[], mujoco.MjModel]  # a fresh model of the whole scene, each call
     arm_joints: tuple[str, ...]     # chain order, base to tip
     q_min: tuple[float, ...]
     q_max: tuple[float, ...]
@@ -60,7 +60,7 @@ PANDA = SimRobot(
     name='panda',
     summary='MuJoCo simulation of a Franka Emika Panda with a wrist force/torque sensor and '
             'the Franka Hand',
-    compile=_panda_model,
+    build_model=_panda_model,
     arm_joints=mjcf.ARM_JOINTS, q_min=mjcf.Q_MIN, q_max=mjcf.Q_MAX, dq_max=mjcf.DQ_MAX,
     ddq_max=mjcf.DDQ_MAX,
     arm_links=('panda_link0',) + tuple(f'panda_link{i}' for i in range(1, 8)),
@@ -90,4 +90,3 @@ def sim_robot_for(config: RobotConfig) -> SimRobot:
         'sim_other_arm', sim_count=len(PANDA.arm_joints), sim_first=PANDA.arm_joints[0],
         sim_last=PANDA.arm_joints[-1], robot=config.robot, count=len(arm), first=arm[0],
         last=arm[-1]), advice=t('sim_other_arm_fix'))
-

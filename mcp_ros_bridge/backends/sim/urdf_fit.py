@@ -26,7 +26,7 @@ ABOVE_M = 0.12  # the probe: this far above the box's top, where a pick starts
 
 def _roll_down(robot: SimRobot, home: Sequence[float]) -> float | None:
     """Return the first roll of the hand that reaches above the box fingers down, if any."""
-    model = robot.compile()
+    model = robot.build_model()
     box = model.body(robot.objects[0]).id if robot.objects else -1
     data = mujoco.MjData(model)
     mujoco.mj_kinematics(model, data)

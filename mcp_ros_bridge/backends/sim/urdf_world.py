@@ -52,9 +52,8 @@ def _objects(objects: dict[str, ObjectSpec], scale: float) -> tuple[list[str], l
     for name, (x, y) in zip(order, SLOTS):
         spec = objects[name]
         sx, sy, sz = spec.size_m
-        shape, size = {'cylinder': ('cylinder', (sx / 2, sz / 2)),
-                       'sphere': ('sphere', (sx / 2,))}.get(spec.shape,
-                                                           ('box', (sx / 2, sy / 2, sz / 2)))
+        shapes = {'cylinder': ('cylinder', (sx / 2, sz / 2)), 'sphere': ('sphere', (sx / 2,))}
+        shape, size = shapes.get(spec.shape, ('box', (sx / 2, sy / 2, sz / 2)))
         out.append(mjcf.object_xml(name, shape, size, spec.mass_kg,
                                    (round(x * scale, 3), round(y * scale, 3), sz / 2),
                                    COLOURS.get(spec.colour, '0.6 0.6 0.6 1')))
@@ -229,11 +228,11 @@ def _assemble(config: RobotConfig, arm: ArmModel, arm_xml: str, raw: mujoco.MjMo
         name=config.robot,
         summary=f'MuJoCo simulation of {config.robot} from {os.path.basename(urdf)} with a '
                 'wrist force/torque sensor and a parallel gripper',
-        compile=lambda: mujoco.MjModel.from_xml_string(xml),
+        build_model=lambda: mujoco.MjModel.from_xml_string(xml),
         arm_joints=joints, q_min=lo, q_max=hi, dq_max=dq,
         ddq_max=tuple(ACCELERATION_PER_VELOCITY * v for v in dq),
-        arm_links=tuple(bodies), hand_bodies=(HAND, mjcf.finger_body(PREFIX, 1),
-                                               mjcf.finger_body(PREFIX, 2)),
+        arm_links=tuple(bodies),
+        hand_bodies=(HAND, mjcf.finger_body(PREFIX, 1), mjcf.finger_body(PREFIX, 2)),
         hand_body=HAND, finger_joints=fingers,
         finger_bodies=(mjcf.finger_body(PREFIX, 1), mjcf.finger_body(PREFIX, 2)),
         finger_max=mjcf.FINGER_MAX, finger_force_max=mjcf.FINGER_FORCE_MAX,

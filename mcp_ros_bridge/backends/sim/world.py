@@ -76,7 +76,7 @@ class World:
                  robot: SimRobot = PANDA) -> None:
         """Compile ``robot``'s scene, place the arm at ``home`` and prepare buffers."""
         self.robot = robot
-        self.model = robot.compile()
+        self.model = robot.build_model()
         self.data = mujoco.MjData(self.model)
         m = self.model
         self.speed = speed
