@@ -51,6 +51,15 @@ TABLE: dict[str, tuple[str, str]] = {
     'sim_urdf_compile_fix': both(
         'correct the URDF element named above, or serve with --backend ros',
         '请更正上面指出的 URDF 元素，或用 --backend ros 运行'),
+    'sim_home_collides': both(
+        'the simulation cannot start {robot}: its home posture [{home}] puts it into the scene '
+        '({contacts})',
+        '仿真无法启动 {robot}：其 home 姿态 [{home}] 使其与场景相撞（{contacts}）'),
+    'sim_home_collides_fix': both(
+        'set joints.postures.home in robot.yaml to a posture clear of the table (z = 0 is its '
+        'top, the base stands on it), e.g. the arm raised with the fingers down',
+        '请把 robot.yaml 中的 joints.postures.home 设为不碰桌面的姿态（桌面为 z = 0，基座立于其上），'
+        '例如机械臂抬起、手指向下'),
     'sim_urdf_tcp': both(
         'the simulation cannot build {robot}: ros.tcp.parent_link {link} is no link of the '
         'arm up to its tip',

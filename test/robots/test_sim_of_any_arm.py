@@ -63,30 +63,33 @@ async def _box(c: Client) -> dict:
     return (await _ok(c, 'get_object_pose', {'object': 'box'}))['pose']['position_m']
 
 
-async def _pick_and_place(c: Client, target: tuple[float, float]) -> dict:
-    """Pick the box and set it down at ``target`` as the pick_and_place skill teaches."""
+async def _pick_and_place(c: Client, target: tuple[float, float]) -> tuple[dict, float]:
+    """Pick the box, weigh it, set it down at ``target``; return the reach and the weight (g)."""
     p = await _box(c)
     above = p['z'] + APPROACH_M
     await _ok(c, 'release_object')
+    assert (await _ok(c, 'tare_ft_sensor'))['tared'] is True
     reach = await _ok(c, 'move_arm_to_pose', {
         'position': {'x': p['x'], 'y': p['y'], 'z': above}, 'velocity_scaling': 0.5})
     await _ok(c, 'move_arm_relative', {'offset': {'z': -APPROACH_M}})
     grasp = await _ok(c, 'grasp_object_force_control', {'force_n': 15})
     assert grasp['status'] == 'HOLDING' and grasp['object_held'] is True, grasp
     await _ok(c, 'move_arm_relative', {'offset': {'z': APPROACH_M}})
+    weighed = await _ok(c, 'read_ft_sensor', {'window': 200})
+    assert weighed['steady'] is True, weighed
     await _ok(c, 'move_arm_to_pose', {'position': {'x': target[0], 'y': target[1], 'z': above},
                                       'velocity_scaling': 0.5})
     await _ok(c, 'move_arm_relative', {'offset': {'z': -(APPROACH_M - 0.003)}})
     await _ok(c, 'release_object')
     await _ok(c, 'move_arm_relative', {'offset': {'z': APPROACH_M}})
     await _ok(c, 'move_arm_to_posture', {'posture': 'home', 'velocity_scaling': 0.5})
-    return reach
+    return reach, weighed['held_mass_g']
 
 
 @pytest.mark.anyio
 @pytest.mark.parametrize('arm', ['ur5', 'xarm7', 'z1'])
 async def test_pick_and_place_on_the_simulation_of_another_arm(arm, tmp_path):
-    """The box goes from the table to the target within 10 mm; the reach is within 2 mm."""
+    """The box goes to the target within 10 mm, the reach within 2 mm; the wrist weighs it."""
     from mcp_ros_bridge.server.app import build
     from mcp_ros_bridge.server.settings import ServeOptions
     config = _config(arm, str(tmp_path / arm))
@@ -103,11 +106,12 @@ async def test_pick_and_place_on_the_simulation_of_another_arm(arm, tmp_path):
                 assert [j['name'] for j in states['joints']] == list(robot.arm_joints)
                 assert [j['position'] for j in states['joints']] == pytest.approx(
                     list(robot.home), abs=2e-3)  # the servos hold the arm at home
-                reach = await _pick_and_place(c, target)
+                reach, grams = await _pick_and_place(c, target)
                 placed = await _box(c)
     finally:
         await backend.close()
     assert reach['position_error_mm'] <= 2.0, reach
+    assert grams == pytest.approx(1000 * robot.objects['box'].mass_kg, rel=0.05)
     assert 'panda' not in backend.info.description.lower()
     error = float(np.hypot(placed['x'] - target[0], placed['y'] - target[1]))
     assert error <= 0.010, (arm, placed, target)
@@ -150,3 +154,21 @@ def test_an_arm_without_a_description_is_refused_naming_the_fix(tmp_path):
     assert 'without a description' in str(refused.value)
     advice = refused.value.advice
     assert 'mcp-ros-bridge init' in advice and '--backend ros' in advice
+
+
+def test_a_home_posture_in_the_table_is_refused_naming_the_fix(tmp_path):
+    """Init's all-zeros UR5 home lays the arm on the table: the world refuses to start so."""
+    from mcp_ros_bridge.backends.port import BackendError
+    from mcp_ros_bridge.backends.sim import SimBackend
+    from mcp_ros_bridge.catalog.init_config import write_config
+    from mcp_ros_bridge.catalog.loader import load_robot
+    urdf, srdf, _ = arm_files('ur5')
+    write_config(str(tmp_path), urdf, srdf)
+    cfg = load_robot(str(tmp_path))[0]
+    assert set(cfg.home) == {0.0}
+    with pytest.raises(BackendError) as refused:
+        SimBackend(cfg)
+    text = str(refused.value)
+    assert refused.value.code == 'UNSUPPORTED' and '\n' not in text
+    assert 'home posture [0, 0, 0, 0, 0, 0]' in text and 'table<->' in text
+    assert 'joints.postures.home' in refused.value.advice

@@ -17,6 +17,7 @@ import numpy as np
 
 from .kinematics import Kinematics
 from .sim_robot import SimRobot
+from .urdf_source import Unsupported
 
 ROLLS = (0.0, math.pi / 2, math.pi, -math.pi / 2)
 SCALES = (1.0, 0.8, 0.6)
@@ -45,11 +46,34 @@ def _roll_down(robot: SimRobot, home: Sequence[float]) -> float | None:
     return None
 
 
+def _home_collisions(robot: SimRobot, home: Sequence[float]) -> list[str]:
+    """Return the contacts of the robot at ``home`` with the table, the objects or the floor."""
+    model = robot.build_model()
+    adr = np.array([model.jnt_qposadr[model.joint(j).id] for j in robot.arm_joints])
+    dof = np.array([model.jnt_dofadr[model.joint(j).id] for j in robot.arm_joints])
+    kin = Kinematics(model, adr, dof, 0.0, robot)
+    kin.set_state(mujoco.MjData(model).qpos.copy())
+    hits = kin.collisions(np.asarray(home, float), 0.0, ignore_hand_objects=False)
+    return sorted({f'{h.geom1}<->{h.geom2}' for h in hits})
+
+
 def fitted(assemble: Callable[[float, float], SimRobot], home: Sequence[float]) -> SimRobot:
-    """Return ``assemble(roll, scale)`` for the first scale and roll that fit, else (0, 1)."""
+    """
+    Return ``assemble(roll, scale)`` for the first scale and roll that fit, else (0, 1).
+
+    A home posture that puts the robot into the table or an object refuses
+    (:class:`.urdf_source.Unsupported`): the world would start in collision.
+    """
+    robot = None
     for scale in SCALES:
         plain = assemble(0.0, scale)
         roll = _roll_down(plain, home)
         if roll is not None:
-            return plain if roll == 0.0 else assemble(roll, scale)
-    return assemble(0.0, 1.0)
+            robot = plain if roll == 0.0 else assemble(roll, scale)
+            break
+    robot = robot or assemble(0.0, 1.0)
+    hits = _home_collisions(robot, home)
+    if hits:
+        raise Unsupported('sim_home_collides', contacts=', '.join(hits),
+                          home=', '.join(f'{v:g}' for v in home))
+    return robot

@@ -40,6 +40,8 @@ DEFAULT_VELOCITY = 2.0           # rad/s (or m/s) where the URDF gives no veloci
 ACCELERATION_PER_VELOCITY = 5.0  # 1/s: acceleration limit per unit of velocity limit
 BANDWIDTH = 2 * math.pi * 10.0   # rad/s of each joint's servo loop
 MIN_INERTIA = 0.02               # kg m^2 floor of the inertia a servo is tuned for
+PALM_KG, PALM_INERTIA = 0.73, (0.001, 0.0025, 0.0017)  # the Franka Hand's, scaled to mass
+FINGER_KG, MIN_PALM_KG = 0.015, 0.02
 SLOTS = ((0.5, 0.0), (0.3, 0.35), (0.3, -0.35), (0.6, 0.3), (0.6, -0.3))  # objects (x, y)
 COLOURS = {'red': mjcf.RED, 'blue': mjcf.BLUE, 'green': '0.2 0.7 0.3 1',
            'yellow': '0.9 0.8 0.2 1'}
@@ -87,10 +89,13 @@ def _hand(config: RobotConfig, model: mujoco.MjModel, joints: tuple[str, ...], t
     turn = np.array([math.cos(roll / 2), 0.0, 0.0, math.sin(roll / 2)])
     mujoco.mju_mulQuat(quat, quat.copy(), turn)
     origin = np.zeros(3) if tcp is None else np.array(tcp.offset_xyz) - axis * mjcf.TCP_OFFSET
+    # the hand weighs what robot.yaml's gripper says (the F/T compensation assumes it)
+    palm = max(MIN_PALM_KG, config.gripper_mass_kg - 2 * FINGER_KG)
+    inertia = np.maximum(np.array(PALM_INERTIA) * palm / PALM_KG, 1e-6)
     return mount, (f'<body name="{HAND}" pos="{_v(origin)}" quat="{_v(quat)}" gravcomp="1">\n'
-                   '  <inertial pos="-0.01 0 0.03" mass="0.73" diaginertia="0.001 0.0025 '
-                   f'0.0017"/>\n  {mjcf.hand_xml(PREFIX, ft_site, config.end_effector)}\n'
-                   '</body>')
+                   f'  <inertial pos="{_v(config.gripper_com_m)}" mass="{palm:.6g}" '
+                   f'diaginertia="{_v(inertia)}"/>\n'
+                   f'  {mjcf.hand_xml(PREFIX, ft_site, config.end_effector)}\n</body>')
 
 
 def _v(xs: np.ndarray | tuple[float, ...]) -> str:
