@@ -19,6 +19,9 @@ SCRIPTS = {
     'bench_grip_slip.py': (('mujoco',), [
         rf'box .* N: lift 10 cm {NUM} mm; after {NUM} s of moves \(\d+ legs\) {NUM} mm, HOLDING',
         rf'cylinder .* N: lift 10 cm {NUM} mm; .* {NUM} mm, HOLDING']),
+    'bench_sim_arms.py': (('mujoco',), [
+        rf'panda \(hand-written\)\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}x\s+{NUM}x',
+        rf'ur5 \(URDF\)\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}x\s+{NUM}x']),
     'bench_sim.py': (('mujoco',), [rf'raw mj_step\s+:\s+{NUM}x', rf'world stepping\s+:\s+{NUM}x',
                                    rf'motion \(plan\+execute\)\s+:\s+{NUM}x']),
     'soak.py': (('mujoco',), [rf't=\s*\d+s rss={NUM} MiB threads=\d+ fds=\d+ read p99={NUM} ms',

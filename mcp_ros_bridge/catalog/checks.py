@@ -113,7 +113,7 @@ def check_robot(config_dir: str) -> Checked:
     for path, message in problems:
         report.add('config-load', '', (), path, message, _LOAD_FIX)
     if not problems:
-        checked.robot, checked.robot_doc = RobotConfig.from_dict(doc.data), doc
+        checked.robot, checked.robot_doc = RobotConfig.from_dict(doc.data, config_dir), doc
     return checked
 
 
