@@ -9,7 +9,7 @@ and the ROS node executable): it creates the backend, starts it once (waiting
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from contextlib import AsyncExitStack
 import logging
 import os
@@ -134,6 +134,19 @@ async def _serve_console(console: Console, options: ServeOptions) -> None:
     await uvicorn.Server(config).serve([sock])
 
 
+async def _beside_console(serving: Awaitable[None], console: Console | None,
+                          options: ServeOptions) -> None:
+    """Await ``serving`` (stdio) with the console on its own port, if there is one."""
+    if console is None:
+        await serving
+        return
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(_serve_console, console, options)
+        await serving
+        console.close()
+        tg.cancel_scope.cancel()
+
+
 async def _serve_http(bridge: BridgeServer, options: ServeOptions,
                       console: Console | None = None) -> None:
     import uvicorn
@@ -205,7 +218,7 @@ async def _serve(options: ServeOptions, backend: RobotBackend | None,
             watcher_task = asyncio.create_task(watcher.run())
             stack.callback(watcher_task.cancel)
         serving = _serve_http(bridge, options, console) if options.transport == 'http' \
-            else _serve_stdio(bridge, console, options)
+            else _beside_console(_serve_stdio(bridge), console, options)
         if isinstance(backend, DeferredBackend):
             def stuck(failure: BaseException) -> None:  # stdio blocked reading an open stdin
                 bridge.pipeline.audit.close()
@@ -216,16 +229,9 @@ async def _serve(options: ServeOptions, backend: RobotBackend | None,
             await serving
 
 
-async def _serve_stdio(bridge: BridgeServer, console: Console | None = None,
-                       options: ServeOptions | None = None) -> None:
-    async with anyio.create_task_group() as tg:
-        if console is not None and options is not None:
-            tg.start_soon(_serve_console, console, options)
-        async with guarded_stdio_server() as (read, write):
-            await bridge.server.run(read, write, bridge.server.create_initialization_options())
-        if console is not None:
-            console.close()
-        tg.cancel_scope.cancel()
+async def _serve_stdio(bridge: BridgeServer) -> None:
+    async with guarded_stdio_server() as (read, write):
+        await bridge.server.run(read, write, bridge.server.create_initialization_options())
     # stdio EOF: the client is gone; serve()'s exit stack stops the robot (deadman).
 
 

@@ -17,14 +17,19 @@ from bridge_kit import APPROVAL_EDIT, copy_config  # noqa: I100 - on the path co
 import pytest
 
 
-@pytest.fixture(scope='module')
-def bridge(tmp_path_factory: Any) -> Iterator[console_kit.Bridge]:
-    """Serve the bridge over HTTP with the token, in real time (skip without a browser)."""
+@pytest.fixture(scope='session')
+def chromium() -> None:
+    """Skip (fail under CI) where the browser or selenium is missing."""
     reason = console_kit.missing()
     if reason is not None:
         if os.environ.get('CI', '').lower() in ('1', 'true', 'yes'):
             pytest.fail(f'browser layer cannot run in CI: {reason}')
         pytest.skip(reason)
+
+
+@pytest.fixture(scope='module')
+def bridge(chromium: None, tmp_path_factory: Any) -> Iterator[console_kit.Bridge]:
+    """Serve the bridge over HTTP with the token, in real time."""
     config = copy_config(str(tmp_path_factory.mktemp('console') / 'cfg'), APPROVAL_EDIT)
     served = console_kit.Bridge('--config', config)
     try:
@@ -44,7 +49,7 @@ def mcp(bridge: console_kit.Bridge) -> Iterator[console_kit.Mcp]:
 
 
 @pytest.fixture(scope='module')
-def driver(bridge: console_kit.Bridge) -> Iterator[Any]:
+def driver(chromium: None) -> Iterator[Any]:
     """Headless Chromium."""
     browser = console_kit.browser()
     try:

@@ -21,6 +21,9 @@ BAD = [
     ('watch', 'no', 'true or false'), ('use_sim_time', 1, 'true or false'),
     ('allowed_hosts', 'robot.lan', 'a list of strings'), ('allowed_origins', [1], 'strings'),
     ('host', 127, 'a string'),
+    ('console_port', -2, 'an integer >= -1 and <= 65535'), ('console_rate_hz', 0, '> 0'),
+    ('console_rate_hz', 100.0, '<= 50'), ('console_approval_wait_s', 0.0, 'a number > 0'),
+    ('console', 'yes', 'true or false'),
 ]
 
 

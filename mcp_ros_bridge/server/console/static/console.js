@@ -15,7 +15,7 @@
   let stream = 0;
   const forces = [];
   // Figures for tests and the bench: what was rendered, and how late.
-  window.consoleView = { rendered: {}, latencyMs: [], operator: false };
+  window.consoleView = { rendered: {}, latencyMs: { motion: [], state: [] }, operator: false };
 
   function label(key, values) {
     let text = labels[key] || key;
@@ -26,7 +26,11 @@
   function rendered(kind, data) {
     const view = window.consoleView;
     view.rendered[kind] = (view.rendered[kind] || 0) + 1;
-    if (kind === 'motion' && data.sent) view.latencyMs.push(Date.now() - data.sent * 1000);
+    const late = view.latencyMs[kind];
+    if (late && data.sent) {
+      late.push(Date.now() - data.sent * 1000);
+      if (late.length > 5000) late.shift();
+    }
   }
 
   function setLive(ok, text) {
