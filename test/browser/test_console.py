@@ -163,11 +163,12 @@ def test_read_only_without_token_and_forged_posts_refused(bridge: Bridge, driver
         no_origin = http.post(url, content=b'{}', headers={
             **json_type, 'Authorization': f'Bearer {TOKEN}'})
         by_get = http.get(url)
+        rebound = http.get(bridge.base + '/console', headers={'Host': 'evil.example'})
         page = http.get(bridge.base + '/console')
     assert forged.status_code == 403 and no_origin.status_code == 403
     assert no_token.status_code == 401 and wrong_token.status_code == 401
     assert 'token' in json.loads(no_token.text)['error']
-    assert by_get.status_code == 405
+    assert by_get.status_code == 405 and rebound.status_code == 421, 'Host checked as on /mcp'
     for response in (forged, no_token, by_get, page):
         csp = response.headers['content-security-policy']
         assert "script-src 'self'" in csp and 'unsafe-inline' not in csp

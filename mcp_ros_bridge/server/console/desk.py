@@ -73,8 +73,9 @@ class ConsoleDesk:
         entry = next((w for w in self.waiting.values() if w.state and w.state == state), None)
         if entry is None:
             return False
+        decided = entry.decision.done() and not entry.decision.cancelled()
         self._drop(entry.key)
-        if not entry.decision.done():
+        if not decided:
             return False
         approved, who = entry.decision.result()
         if not approved:

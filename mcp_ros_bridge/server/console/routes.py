@@ -21,7 +21,7 @@ import anyio
 from mcp_ros_bridge.messages import LANGS, MESSAGES, speaking, t
 from mcp_ros_bridge.server.console.hub import CLOSE
 from mcp_ros_bridge.server.console.panel import Console
-from mcp_ros_bridge.server.host_guard import HostPolicy, origin_key
+from mcp_ros_bridge.server.host_guard import host_name, HostPolicy, origin_key
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
@@ -98,6 +98,17 @@ class ConsoleRoutes:
         supplied = value[7:].strip().encode() if value[:7].lower() == 'bearer ' else b''
         return bool(supplied) and hmac.compare_digest(supplied, self._token)
 
+    def same_site(self, origin: str, host: str) -> bool:
+        """
+        Return True for an allowed ``Origin``: one of the policy's, or the page's own.
+
+        The page's own origin is the Host it was served under (already checked by
+        the guard); off loopback that Host may be any name, and the token guards.
+        """
+        key = origin_key(origin)
+        own = {f'{scheme}://{host_name(host)}' for scheme in ('http', 'https')}
+        return bool(key) and (key in self.policy.origins or key in own)
+
     def lang(self, request: Request) -> str:
         """Return the page's language: ``?lang=`` if served, else the bridge's."""
         asked = request.query_params.get('lang', '')
@@ -139,7 +150,7 @@ class ConsoleRoutes:
         async def checked(request: Request) -> Response:
             with speaking(self.lang(request)):
                 origin = request.headers.get('origin', '')
-                if not origin or origin_key(origin) not in self.policy.origins - {''}:
+                if not self.same_site(origin, request.headers.get('host', '')):
                     return _refusal(403, t('console_bad_origin', origin=origin or '-'))
                 if not self.authorized(request):
                     return _refusal(401, t('console_needs_token'))
