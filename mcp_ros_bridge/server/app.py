@@ -131,7 +131,7 @@ async def _serve_console(console: Console, options: ServeOptions) -> None:
     _show_console(console, '127.0.0.1', sock.getsockname()[1])
     config = uvicorn.Config(console_routes(console, options, '127.0.0.1'), log_level='warning',
                             lifespan='off', timeout_keep_alive=5)
-    await uvicorn.Server(config).serve([sock])
+    await _uvicorn_server(config, console).serve([sock])
 
 
 async def _beside_console(serving: Awaitable[None], console: Console | None,
@@ -173,7 +173,21 @@ async def _serve_http(bridge: BridgeServer, options: ServeOptions,
                             http=guarded_protocol(book), timeout_keep_alive=5,
                             h11_max_incomplete_event_size=H11_MAX_HEAD_BYTES,
                             backlog=ACCEPT_BATCH)
-    await uvicorn.Server(config).serve([sock])
+    await _uvicorn_server(config, console).serve([sock])
+
+
+def _uvicorn_server(config: Any, console: Console | None) -> Any:
+    """Return uvicorn's server; on shutdown it first ends the console's open streams."""
+    import uvicorn
+    if console is None:
+        return uvicorn.Server(config)
+    ending = console.close  # an open event stream would keep the shutdown waiting
+
+    class EndingStreams(uvicorn.Server):
+        async def shutdown(self, sockets: Any = None) -> None:
+            ending()
+            await super().shutdown(sockets)
+    return EndingStreams(config)
 
 
 async def serve(options: ServeOptions, backend: RobotBackend | None = None,

@@ -152,6 +152,12 @@ def test_read_only_without_token_and_forged_posts_refused(bridge: Bridge, driver
     assert not driver.find_element('id', 'release').is_enabled()
     assert driver.find_element('id', 'token-form').is_displayed()
     shot(driver, 'console-read-only')
+    driver.set_window_size(390, 844)  # a phone
+    until(driver, 'return window.innerWidth <= 400')
+    assert driver.execute_script('return document.documentElement.scrollWidth <= '
+                                 'window.innerWidth + 1'), 'no sideways scrolling on a phone'
+    shot(driver, 'console-phone')
+    driver.set_window_size(900, 1600)
     url = bridge.base + '/console/stop'
     json_type = {'Content-Type': 'application/json'}
     with httpx2.Client(timeout=30) as http:

@@ -86,7 +86,7 @@ class StdioHost:
 
 @pytest.fixture
 def host(chromium: None) -> Iterator[StdioHost]:
-    """The bridge over stdio with its console on a free loopback port."""
+    """Run the bridge over stdio with its console on a free loopback port."""
     served = StdioHost()
     try:
         yield served

@@ -39,6 +39,7 @@ class EventHub:
         self._audit: deque[str] = deque(maxlen=AUDIT_KEPT)
         self._first, self._last = first_opened, last_closed
         self.operators = 0  # open streams whose page may act (token or no token needed)
+        self.closed = False
 
     @property
     def viewers(self) -> int:
@@ -59,7 +60,7 @@ class EventHub:
     async def stream(self, operator: bool) -> AsyncIterator[asyncio.Queue[str]]:
         """Open a stream: a queue that starts with the latest state and the audit trail."""
         queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_FRAMES)
-        for text in [*self._latest.values(), *self._audit]:
+        for text in [*self._latest.values(), *self._audit, *([CLOSE] if self.closed else [])]:
             _put(queue, text)
         self._queues.add(queue)
         self.operators += operator
@@ -74,7 +75,8 @@ class EventHub:
                 self._last()
 
     def close(self) -> None:
-        """End every open stream."""
+        """End every open stream (and those opened later)."""
+        self.closed = True
         for queue in self._queues:
             _put(queue, CLOSE)
 

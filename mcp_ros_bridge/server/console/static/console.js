@@ -98,7 +98,10 @@
         : label('idle') + (d.tool ? ' (' + d.tool + ')' : '');
       $('motion-progress').value = d.fraction || 0;
       $('motion-message').textContent = d.message || '';
-      $('envelope').textContent = JSON.stringify(d.envelope, null, 1);
+      const w = d.envelope.workspace_m;  // field names, as in robot://description
+      $('envelope').textContent = Object.entries(d.envelope).map(([k, v]) => k + ': ' +
+        (k === 'workspace_m' ? w.frame + ' [' + w.min.join(', ') + '] .. [' + w.max.join(', ') +
+          ']' : v)).join('\n');
     },
     approvals(d) {
       const list = $('queue');
