@@ -58,6 +58,9 @@ def test_page_loads_live_without_console_errors(bridge: Bridge, driver: Any) -> 
     rows = driver.find_elements('css selector', '#joints tr')
     assert len(rows) >= ARM, 'joint states rendered'
     assert 'live' in driver.find_element('id', 'live').get_attribute('class')
+    driver.find_element('id', 'capture').click()  # a scene image on request
+    until(driver, "return !document.getElementById('scene').hidden && "
+                  "document.getElementById('scene').naturalWidth > 0")
     assert console_errors(driver) == []
     driver.execute_script("console.error('probe')")  # the check sees an error when there is one
     assert any('probe' in e for e in console_errors(driver))

@@ -119,3 +119,7 @@ def test_console_beside_stdio_holds_the_stdio_host(host: StdioHost, driver: Any)
                                         'arguments': {'posture': 'ready'}})
     assert not moved.get('isError'), moved
     assert console_errors(driver) == []
+    host.close()  # the host leaves: the page says it is no longer live
+    until(driver, "return document.getElementById('live').className.includes('dead')")
+    assert 'NOT LIVE' in driver.find_element('id', 'live').text
+    driver.get_log('browser')  # the failed reconnects are expected errors now
