@@ -11,6 +11,7 @@ setup(
     name=package_name,
     version='0.1.0',
     packages=find_packages(exclude=['test', 'test.*']),
+    package_data={'mcp_ros_bridge.server.console': ['static/*']},
     data_files=[
         ('share/ament_index/resource_index/packages', ['resource/' + package_name]),
         ('share/' + package_name, ['package.xml']),
@@ -30,7 +31,7 @@ setup(
         'test': ['pytest', 'anyio', 'hypothesis', 'rosbags', 'flake8', 'flake8-builtins',
                  'flake8-comprehensions', 'flake8-docstrings', 'flake8-import-order',
                  'flake8-quotes', 'mypy', 'types-PyYAML', 'types-jsonschema',
-                 'example-robot-data'],
+                 'example-robot-data', 'selenium'],
     },
     zip_safe=True,
     maintainer='mcp_ros_bridge maintainers',

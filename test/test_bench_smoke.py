@@ -14,6 +14,9 @@ BENCH = os.path.join(REPO, 'bench')
 NUM = r'-?[\d.]+'
 # script: (what it needs, figure lines its smoke run must print)
 SCRIPTS = {
+    'bench_console.py': (('mujoco', 'selenium'), [
+        rf'no console\s+p50\s+{NUM} ms', rf'console open\s+p50\s+{NUM} ms',
+        rf'cost on call latency\s+p50 {NUM}x', rf'motion progress\s+p50\s+{NUM} ms']),
     'bench_fuzz.py': ((), [rf'legacy: \d+ calls, \d+ valid, \d+ invalid, 0 failures.*{NUM} calls',
                            r'2026-07-28: \d+ calls, .*True']),
     'bench_grip_slip.py': (('mujoco',), [

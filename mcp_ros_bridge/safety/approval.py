@@ -6,17 +6,21 @@ request inside the call; 2026-07-28 clients get an ``InputRequiredResult`` and
 call again with the answer, which counts only together with the (sealed)
 request state of a request this server issued. A client without elicitation
 gets the configured policy (deny by default). Decline or cancel means nothing
-moves.
+moves. An :class:`OperatorDesk` (the operator console) is a second way to
+decide: while a person is connected there, the call waits for whichever answers
+first, the person or the host; a client without elicitation waits for the person.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 import math
 import secrets
 import time
-from typing import Any
+from typing import Any, Protocol
 
+import anyio
 from mcp.server import ServerRequestContext
 from mcp_ros_bridge.backends.port import RobotBackend
 from mcp_ros_bridge.catalog.loader import ToolSpec
@@ -39,6 +43,22 @@ ELICITATION = types.ClientCapabilities(elicitation=types.ElicitationCapability()
 
 class Denied(Exception):
     """The motion was not approved; the message says why."""
+
+
+class OperatorDesk(Protocol):
+    """A person who decides approvals beside the host (the operator console)."""
+
+    def present(self) -> bool:
+        """Return True while a person who may decide is connected."""
+
+    async def decide(self, tool: str, message: str) -> None:
+        """Wait for the person's decision; raise :class:`Denied` unless they approve."""
+
+    def offer(self, state: str, tool: str, message: str) -> None:
+        """Show a request the host answers by calling again; the person may decide first."""
+
+    def ruling(self, state: str) -> bool:
+        """Withdraw ``state``; True if the person approved it, :class:`Denied` if they denied."""
 
 
 async def plan_summary(spec: ToolSpec, args: dict[str, Any], backend: RobotBackend,
@@ -113,31 +133,73 @@ class IssuedApprovals:
         return issued is not None and time.monotonic() - issued <= self.ttl_s
 
 
+async def _first_decision(host: Callable[[], Awaitable[types.ElicitResult]],
+                          person: Callable[[], Awaitable[None]]) -> None:
+    """Return when the first of the host and the person approves; raise Denied if it denies."""
+    denied: list[Denied] = []
+    async with anyio.create_task_group() as tg:
+        async def via_host() -> None:
+            try:
+                _verdict(await host())
+            except Denied as exc:
+                denied.append(exc)
+            except Exception:  # noqa: BLE001 - the host cannot ask: the person still can
+                return
+            tg.cancel_scope.cancel()
+
+        async def via_person() -> None:
+            try:
+                await person()
+            except Denied as exc:
+                denied.append(exc)
+            tg.cancel_scope.cancel()
+
+        tg.start_soon(via_host)
+        tg.start_soon(via_person)
+    if denied:
+        raise denied[0]
+
+
 async def request_approval(ctx: ServerRequestContext[Any, Any],
                            params: types.CallToolRequestParams, message: str,
-                           policy: str, issued: IssuedApprovals
+                           policy: str, issued: IssuedApprovals,
+                           desk: OperatorDesk | None = None, tool: str = ''
                            ) -> types.InputRequiredResult | None:
     """
-    Ask the user; return None when approved, or an InputRequiredResult to send.
+    Ask the user (and the person at ``desk``); return None when approved, or a result to send.
 
     Raises :class:`Denied` when the user declines or the client cannot ask.
     """
     modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
     answer = (params.input_responses or {}).get(KEY)
+    person = desk if desk is not None and desk.present() else None
     if answer is not None and modern and issued.settle(params.request_state):
+        if desk is not None and desk.ruling(params.request_state or ''):
+            return None  # the person approved before the host answered
         if isinstance(answer, types.ElicitResult):
             _verdict(answer)
             return None
         raise Denied(t('approval_not_elicitation'))
     if not ctx.session.check_client_capability(ELICITATION):
+        if person is not None:
+            await person.decide(tool, message)
+            return None
         if policy == 'allow':
             return None
         raise Denied(t('approval_unsupported'))
     if modern:
+        state = issued.issue()
+        if person is not None:
+            person.offer(state, tool, message)
         return types.InputRequiredResult(
             input_requests={KEY: types.ElicitRequest(params=types.ElicitRequestFormParams(
                 message=message, requested_schema=SCHEMA))},
-            request_state=issued.issue())
-    result = await ctx.session.elicit_form(message, SCHEMA, related_request_id=ctx.request_id)
-    _verdict(result)
+            request_state=state)
+
+    async def host() -> types.ElicitResult:
+        return await ctx.session.elicit_form(message, SCHEMA, related_request_id=ctx.request_id)
+    if person is not None:
+        await _first_decision(host, lambda: person.decide(tool, message))
+        return None
+    _verdict(await host())
     return None

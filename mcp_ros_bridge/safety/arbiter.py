@@ -54,6 +54,15 @@ class StoppedBeforeStart(Exception):
     """A stop was requested after the call arrived and before its motion began."""
 
 
+class OperatorHold(Exception):
+    """A person stopped the arm in the operator console and holds it; no motion starts."""
+
+    def __init__(self, since: float) -> None:
+        """Remember when (monotonic) the hold began."""
+        super().__init__('OPERATOR_HOLD')
+        self.since = since
+
+
 class MotionArbiter:
     """Grants the arm to one motion call at a time."""
 
@@ -61,6 +70,7 @@ class MotionArbiter:
         """Start idle."""
         self.running: RunningMotion | None = None
         self.stop_epoch = 0
+        self.held_since: float | None = None  # the operator's hold: only a person lifts it
         self._idle = asyncio.Event()
         self._idle.set()
 
@@ -70,11 +80,14 @@ class MotionArbiter:
         """
         Hold the arm for the current task, or raise at once.
 
-        Raises :class:`BusyError` while another motion holds the arm, and
+        Raises :class:`OperatorHold` while a person holds the arm,
+        :class:`BusyError` while another motion holds it, and
         :class:`StoppedBeforeStart` when a stop came after ``epoch`` was read.
         The body runs in the motion's cancel scope; a preempted body ends
         quietly with ``preempted_by`` set.
         """
+        if self.held_since is not None:
+            raise OperatorHold(self.held_since)
         if self.running is not None:
             raise BusyError(self.running)
         if epoch is not None and epoch != self.stop_epoch:

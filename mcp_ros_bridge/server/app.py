@@ -9,12 +9,13 @@ and the ROS node executable): it creates the backend, starts it once (waiting
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from contextlib import AsyncExitStack
 import logging
 import os
 import socket
 import sys
+from typing import Any
 
 import anyio
 from mcp_ros_bridge.backends.deferred import DeferredBackend, serve_while_starting
@@ -23,12 +24,14 @@ from mcp_ros_bridge.backends.port import BackendError, RobotBackend
 from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.loader import Catalog, load_catalog
 from mcp_ros_bridge.catalog.robot import default_config_dir
-from mcp_ros_bridge.messages import speaking
+from mcp_ros_bridge.messages import speaking, t
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.bridge import BridgeServer
 from mcp_ros_bridge.server.connection_guard import (ACCEPT_BATCH, connection_ceiling,
                                                     ConnectionBook, guarded_protocol,
                                                     H11_MAX_HEAD_BYTES, raise_file_limit)
+from mcp_ros_bridge.server.console.panel import Console
+from mcp_ros_bridge.server.host_guard import host_policy
 from mcp_ros_bridge.server.http_transport import build_app, check_bind
 from mcp_ros_bridge.server.reload import CatalogWatcher
 from mcp_ros_bridge.server.settings import ServeOptions
@@ -87,7 +90,65 @@ async def build(options: ServeOptions, backend: RobotBackend | None = None
     return assemble(options, catalog, backend), backend
 
 
-async def _serve_http(bridge: BridgeServer, options: ServeOptions) -> None:
+def attach_console(bridge: BridgeServer, options: ServeOptions) -> Console | None:
+    """Return the operator console on ``bridge`` when ``options`` serve one (else None)."""
+    if not options.console or options.transport == 'stdio' and options.console_port < 0:
+        return None
+    from mcp_ros_bridge.server.console.app_resource import offer
+    console = Console(bridge, options.console_rate_hz, options.console_approval_wait_s,
+                      options.lang)
+    offer(bridge.resources, console)
+    return console
+
+
+def console_routes(console: Console, options: ServeOptions, host: str) -> Any:
+    """Return the console's guarded ASGI app, with the Host/Origin policy of ``host``."""
+    from mcp_ros_bridge.server.console.mount import guarded_console
+    from mcp_ros_bridge.server.console.routes import ConsoleRoutes
+    token = read_token(options)
+    return guarded_console(ConsoleRoutes(console, token, host_policy(
+        host, token, options.allowed_hosts, options.allowed_origins)))
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ':' in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(ACCEPT_BATCH)
+    return sock
+
+
+def _show_console(console: Console, host: str, port: int) -> None:
+    console.url = f'http://{host}:{port}/console'
+    log.info('%s', t('console_url', url=console.url))
+
+
+async def _serve_console(console: Console, options: ServeOptions) -> None:
+    """Serve the console alone on its loopback port (MCP runs over stdio)."""
+    import uvicorn
+    sock = _listen('127.0.0.1', options.console_port)
+    _show_console(console, '127.0.0.1', sock.getsockname()[1])
+    config = uvicorn.Config(console_routes(console, options, '127.0.0.1'), log_level='warning',
+                            lifespan='off', timeout_keep_alive=5)
+    await _uvicorn_server(config, console).serve([sock])
+
+
+async def _beside_console(serving: Awaitable[None], console: Console | None,
+                          options: ServeOptions) -> None:
+    """Await ``serving`` (stdio) with the console on its own port, if there is one."""
+    if console is None:
+        await serving
+        return
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(_serve_console, console, options)
+        await serving
+        console.close()
+        tg.cancel_scope.cancel()
+
+
+async def _serve_http(bridge: BridgeServer, options: ServeOptions,
+                      console: Console | None = None) -> None:
     import uvicorn
     files = raise_file_limit()
     book = ConnectionBook(connection_ceiling(options.http_max_connections, files),
@@ -100,11 +161,11 @@ async def _serve_http(bridge: BridgeServer, options: ServeOptions) -> None:
     app = build_app(bridge.server, options.host, options.port, read_token(options),
                     options.allowed_origins, bridge.pipeline.requester_gone,
                     options.allowed_hosts, options.http_body_timeout_s, book, is_stop_tool)
-    family = socket.AF_INET6 if ':' in options.host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((options.host, options.port))
-    sock.listen(ACCEPT_BATCH)
+    sock = _listen(options.host, options.port)
+    if console is not None:
+        from mcp_ros_bridge.server.console.mount import ConsoleBeside
+        app = ConsoleBeside(app, console_routes(console, options, options.host))
+        _show_console(console, options.host, sock.getsockname()[1])
     log.info('serving MCP over HTTP at http://%s:%d/mcp (at most %d connections, %d more '
              'for stops; open-file limit %d)', options.host, sock.getsockname()[1],
              book.ceiling, book.reserve, files)
@@ -112,7 +173,21 @@ async def _serve_http(bridge: BridgeServer, options: ServeOptions) -> None:
                             http=guarded_protocol(book), timeout_keep_alive=5,
                             h11_max_incomplete_event_size=H11_MAX_HEAD_BYTES,
                             backlog=ACCEPT_BATCH)
-    await uvicorn.Server(config).serve([sock])
+    await _uvicorn_server(config, console).serve([sock])
+
+
+def _uvicorn_server(config: Any, console: Console | None) -> Any:
+    """Return uvicorn's server; on shutdown it first ends the console's open streams."""
+    import uvicorn
+    if console is None:
+        return uvicorn.Server(config)
+    ending = console.close  # an open event stream would keep the shutdown waiting
+
+    class EndingStreams(uvicorn.Server):
+        async def shutdown(self, sockets: Any = None) -> None:
+            ending()
+            await super().shutdown(sockets)
+    return EndingStreams(config)
 
 
 async def serve(options: ServeOptions, backend: RobotBackend | None = None,
@@ -147,14 +222,17 @@ async def _serve(options: ServeOptions, backend: RobotBackend | None,
         stack.push_async_callback(backend.close)
         stack.callback(bridge.pipeline.audit.close)
         stack.callback(bridge.close)
+        console = attach_console(bridge, options)
+        if console is not None:
+            stack.callback(console.close)
         if options.watch:
             watcher = CatalogWatcher(bridge.catalog.config_dir, options.lang,
                                      bridge.install_catalog)
             watcher.hook_sighup()
             watcher_task = asyncio.create_task(watcher.run())
             stack.callback(watcher_task.cancel)
-        serving = _serve_http(bridge, options) if options.transport == 'http' \
-            else _serve_stdio(bridge)
+        serving = _serve_http(bridge, options, console) if options.transport == 'http' \
+            else _beside_console(_serve_stdio(bridge), console, options)
         if isinstance(backend, DeferredBackend):
             def stuck(failure: BaseException) -> None:  # stdio blocked reading an open stdin
                 bridge.pipeline.audit.close()

@@ -10,6 +10,7 @@ file passes ``max_bytes`` it is rotated to ``FILE.1`` … ``FILE.<backups>``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 import json
 import os
 import re
@@ -42,13 +43,14 @@ def redact(value: Any) -> Any:
 
 
 class AuditLog:
-    """Appends JSON lines to a file; a no-op without a path."""
+    """Appends JSON lines to a file (none without a path) and hands each entry to listeners."""
 
     def __init__(self, path: str | None, max_bytes: int = 10_000_000,
                  backups: int = 3) -> None:
         """Open ``path`` for appending (line buffered); rotate past ``max_bytes``."""
         self.path, self.max_bytes, self.backups = path, max_bytes, backups
         self._lock = threading.Lock()
+        self.listeners: list[Callable[[dict[str, Any]], None]] = []  # the operator console
         # Held open for the server's lifetime; closed by close().
         self._file: TextIO | None = self._open(path) if path else None
 
@@ -59,7 +61,7 @@ class AuditLog:
     def record(self, tool: str, args: Any, outcome: str, duration_s: float,
                **extra: Any) -> None:
         """Write one entry: time, tool, redacted arguments, duration, outcome."""
-        if self._file is None:
+        if self._file is None and not self.listeners:
             return
         entry = {'time': time.strftime('%Y-%m-%dT%H:%M:%S', time.gmtime()) +
                  f'.{int(time.time() * 1000) % 1000:03d}Z',
@@ -70,6 +72,10 @@ class AuditLog:
         if len(line) > MAX_LINE:
             entry['args'] = f'(omitted: {len(line)} bytes over the {MAX_LINE}-byte line cap)'
             line = json.dumps(entry, default=str)[:MAX_LINE]
+        for listener in self.listeners:
+            listener(entry)
+        if self._file is None:
+            return
         with self._lock:
             self._file.write(line + '\n')
             if self._file.tell() >= self.max_bytes:

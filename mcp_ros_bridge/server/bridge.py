@@ -68,7 +68,7 @@ class BridgeServer:
         self.listen = ListenHandler(self.bus)
         self._sessions: set[Any] = set()
         prompts = load_prompts(catalog.config_dir, lang, text_values(catalog.robot))
-        extras = AgentResources(lambda: self.catalog, prompts)
+        extras = self.resources = AgentResources(lambda: self.catalog, prompts)
         self.server = _BridgeSdkServer(
             'mcp_ros_bridge', version=__version__, title='MCP ROS bridge',
             instructions=INSTRUCTIONS, on_list_tools=self._list_tools,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 import logging
 import sys
@@ -31,15 +32,16 @@ from mcp_ros_bridge.contract.results import (backend_error_result, error_block, 
                                              outcome_result)
 from mcp_ros_bridge.contract.validation import ArgumentValidator, problem_field
 from mcp_ros_bridge.messages import speaking, t
-from mcp_ros_bridge.safety.approval import (Denied, IssuedApprovals, plan_summary,
-                                            request_approval)
-from mcp_ros_bridge.safety.arbiter import (BusyError, MotionArbiter, StoppedBeforeStart,
-                                           stopping_once_cancelled)
+from mcp_ros_bridge.safety.approval import (Denied, IssuedApprovals, OperatorDesk,
+                                            plan_summary, request_approval)
+from mcp_ros_bridge.safety.arbiter import (BusyError, MotionArbiter, OperatorHold,
+                                           StoppedBeforeStart, stopping_once_cancelled)
 from mcp_ros_bridge.safety.envelope import EnvelopedBackend
 from mcp_ros_bridge.safety.idempotency import IdempotencyCache
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
 from mcp_ros_bridge.server import heartbeat
 from mcp_ros_bridge.server.audit import AuditLog
+from mcp_ros_bridge.server.console.hold import held_result
 from mcp_ros_bridge.server.identity import peer, RequestContext, requester_key, session_scope
 from mcp_ros_bridge.server.live_config import carry_over
 from mcp_ros_bridge.server.repeats import run_once
@@ -79,6 +81,8 @@ class CallPipeline:
         self.approvals = IssuedApprovals()
         self.rate = RateLimiter(settings.motion_rate_per_s, settings.motion_burst)
         self.shared: dict[str, Any] = {}  # state capabilities keep across calls (F/T tare)
+        self.desk: OperatorDesk | None = None  # the operator console, when one is served
+        self.progress_watchers: list[Callable[[str, float, str], None]] = []
         self._validators: dict[tuple[str, str], ArgumentValidator] = {}
         self._gone: OrderedDict[tuple[str, str], None] = OrderedDict()
         self.set_catalog(catalog)
@@ -185,7 +189,8 @@ class CallPipeline:
             try:
                 summary = await plan_summary(spec, args, self.backend, self.catalog.robot)
                 pending = await request_approval(ctx, params, summary,
-                                                 self.settings.approval_policy, self.approvals)
+                                                 self.settings.approval_policy, self.approvals,
+                                                 self.desk, spec.name)
             except Denied as exc:
                 return error_result(t('not_approved', tool=spec.name, reason=exc),
                                     'NOT_APPROVED')
@@ -198,6 +203,8 @@ class CallPipeline:
 
     async def _refusal(self, ctx: RequestContext,
                        spec: ToolSpec) -> types.CallToolResult | None:
+        if self.arbiter.held_since is not None:
+            return held_result(spec.name, self.arbiter.held_since)
         running = self.arbiter.running
         if running is not None and running.preempted_by:
             # The held motion is already being stopped (stop_arm, cancel, deadman): a new
@@ -230,6 +237,8 @@ class CallPipeline:
         except BusyError as exc:
             return error_result(t('refused', tool=spec.name, reason=exc), 'BUSY',
                                 {'running_tool': exc.running.tool})
+        except OperatorHold as exc:
+            return held_result(spec.name, exc.since)
         except StoppedBeforeStart:
             return stopped_result(spec, 'why_stop_arm_after')
         # Only reached when the motion was preempted (its cancel scope caught the cancel).
@@ -260,6 +269,8 @@ class CallPipeline:
     async def _run(self, ctx: RequestContext, spec: ToolSpec, kind: Kind, args: dict[str, Any],
                    timeout: float | None = None) -> types.CallToolResult:
         async def progress(fraction: float, message: str) -> None:
+            for watch in self.progress_watchers:
+                watch(spec.name, fraction, message)
             try:
                 await ctx.session.report_progress(max(0.0, min(1.0, fraction)), 1.0, message)
             except Exception:  # progress is best effort

@@ -68,21 +68,26 @@ class AgentResources:
         """Read the catalog through ``catalog()`` on every request; keep the prompts."""
         self.catalog = catalog
         self.prompts = {p.name: p for p in prompts}
+        # Resources others add (the operator console): uri -> (entry, its contents now).
+        self.extra: dict[str, tuple[types.Resource, Callable[[], types.TextResourceContents]]] = {}
 
     async def list_resources(self, ctx: RequestContext, params: Any) -> types.ListResourcesResult:
         """List the resources."""
         return types.ListResourcesResult(resources=[
             types.Resource(uri=uri, name=uri.split('://')[1], title=title,
                            description=desc, mime_type='application/json')
-            for uri, (title, desc, _) in _RESOURCES.items()])
+            for uri, (title, desc, _) in _RESOURCES.items()] + [
+            entry for entry, _ in self.extra.values()])
 
     async def read_resource(self, ctx: RequestContext, params: types.ReadResourceRequestParams
                             ) -> types.ReadResourceResult:
         """Return one resource as JSON text."""
         uri = str(params.uri)
+        if uri in self.extra:
+            return types.ReadResourceResult(contents=[self.extra[uri][1]()])
         if uri not in _RESOURCES:
             raise MCPError(code=types.INVALID_PARAMS, message=f'Unknown resource: {uri}. '
-                           f"Resources: {', '.join(_RESOURCES)}")
+                           f"Resources: {', '.join([*_RESOURCES, *self.extra])}")
         body = _RESOURCES[uri][2](self.catalog())
         return types.ReadResourceResult(contents=[types.TextResourceContents(
             uri=uri, mime_type='application/json', text=json.dumps(body, ensure_ascii=False))])

@@ -96,6 +96,15 @@ class ServeOptions:
     heartbeat_timeout_s: float = _setting(_CALLS.heartbeat_timeout_s, 'during a motion, ping '
                                           'the client; stop the arm when a ping is unanswered '
                                           'this many seconds; 0: off', low=0)
+    console: bool = _setting(True, 'serve the operator console (/console beside /mcp over HTTP; '
+                             'over stdio on --console-port)', flag='--no-console')
+    console_port: int = _setting(-1, 'stdio: serve the operator console on this loopback port '
+                                 '(0: any free port; -1: none)', low=-1, high=65535)
+    console_rate_hz: float = _setting(10.0, 'robot samples per second the console shows while a '
+                                      'console page is open', above=0, high=50)
+    console_approval_wait_s: float = _setting(120.0, 'seconds a call needing approval waits for '
+                                              'a decision while a console page is open',
+                                              above=0)
 
     def __post_init__(self) -> None:
         """Check every setting (type, choices, range); raise SettingError on the first bad one."""

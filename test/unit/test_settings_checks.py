@@ -23,6 +23,9 @@ BAD = [
     ('host', 127, 'a string'), ('heartbeat_timeout_s', -1.0, 'a number >= 0'),
     ('http_max_connections', 0, 'an integer >= 1'), ('http_head_timeout_s', 0.0, '> 0'),
     ('http_body_timeout_s', float('nan'), '> 0'),
+    ('console_port', -2, 'an integer >= -1 and <= 65535'), ('console_rate_hz', 0, '> 0'),
+    ('console_rate_hz', 100.0, '<= 50'), ('console_approval_wait_s', 0.0, 'a number > 0'),
+    ('console', 'yes', 'true or false'),
 ]
 
 

@@ -1,0 +1,74 @@
+"""Texts of the operator console: refusals, approvals, the operator hold, the page labels."""
+
+from mcp_ros_bridge.messages.table import both
+
+TABLE: dict[str, tuple[str, str]] = {
+    # server/calls.py, server/console/hold.py: the operator's STOP holds the arm.
+    'operator_hold': both(
+        '{tool} refused: OPERATOR_HOLD: a person pressed STOP in the operator console {age} s '
+        'ago and holds the arm. Nothing moved. Only a person can release the hold (the '
+        'release button of the console); read-only tools still work. Ask the user to release '
+        'it, then call {tool} again: it will then run.',
+        '{tool} 被拒绝：OPERATOR_HOLD：操作员在 {age} 秒前于操作台按下了 STOP 并保持机械臂停止。'
+        '没有任何运动。只有人可以解除保持（操作台的解除按钮）；只读工具仍可使用。请让用户解除后'
+        '再调用 {tool}：届时它将执行。'),
+    'why_operator_stop': both('a person pressed STOP in the operator console',
+                              '操作员在操作台按下了 STOP'),
+    # safety/approval.py through server/console/desk.py: approvals decided in the console.
+    'approval_console_denied': both('a person denied it in the operator console ({who})',
+                                    '操作员在操作台拒绝了它（{who}）'),
+    'approval_console_timeout': both(
+        'nobody decided in the operator console within {seconds} s',
+        '{seconds} 秒内没有人在操作台作出决定'),
+    # server/console/routes.py: refusals of console requests (JSON error bodies).
+    'console_needs_token': both(
+        'this action needs the bearer token: enter it in the console (it stays in the page)',
+        '此操作需要 bearer 令牌：请在操作台输入（令牌只保存在页面内）'),
+    'console_bad_origin': both(
+        'refused: a console action must come from the console page (Origin {origin})',
+        '已拒绝：操作台操作必须来自操作台页面（Origin {origin}）'),
+    'console_bad_body': both(
+        'refused: the body must be a JSON object, for example {example}',
+        '已拒绝：请求体必须是 JSON 对象，例如 {example}'),
+    'console_unknown_approval': both(
+        'no call waits for approval {id}: it was decided, cancelled or never issued',
+        '没有等待批准 {id} 的调用：它已被决定、取消或从未发出'),
+    'console_not_held': both('the arm is not held; nothing to release',
+                             '机械臂未被保持；无需解除'),
+    'console_no_answer': both('no answer within {seconds} s', '{seconds} 秒内没有应答'),
+    'console_url': both('operator console at {url}', '操作台地址 {url}'),
+    # The page's labels (served by /console/labels in the server's or the asked language).
+    'console_label_title': both('Robot operator console', '机器人操作台'),
+    'console_label_joints': both('Joints', '关节'),
+    'console_label_tip': both('Tip pose', '末端位姿'),
+    'console_label_wrench': both('Wrist force (N), last seconds', '腕部力（N），最近几秒'),
+    'console_label_gripper': both('Gripper', '夹爪'),
+    'console_label_scene': both('Scene', '场景'),
+    'console_label_capture': both('Capture image', '拍摄图像'),
+    'console_label_motion': both('Motion', '运动'),
+    'console_label_idle': both('idle', '空闲'),
+    'console_label_stopping': both('stopping', '正在停止'),
+    'console_label_envelope': both('Envelope', '安全范围'),
+    'console_label_queue': both('Waiting for approval', '等待批准'),
+    'console_label_none': both('none', '无'),
+    'console_label_approve': both('Approve', '批准'),
+    'console_label_deny': both('Deny', '拒绝'),
+    'console_label_audit': both('Audit trail', '审计记录'),
+    'console_label_stop': both('STOP', '停止'),
+    'console_label_release': both('Release hold', '解除保持'),
+    'console_label_held': both('HELD by the operator: every motion is refused until a person '
+                               'releases it', '操作员保持中：在有人解除之前所有运动都会被拒绝'),
+    'console_label_readonly': both('Read-only view: enter the token to act',
+                                   '只读视图：输入令牌后才能操作'),
+    'console_label_token': both('Token', '令牌'),
+    'console_label_use_token': both('Use token', '使用令牌'),
+    'console_label_operator': both('Operator: you can stop, approve and release',
+                                   '操作员：可以停止、批准和解除'),
+    'console_label_live': both('live', '实时'),
+    'console_label_offline': both('NOT LIVE: the console lost the bridge; data shown is old',
+                                  '非实时：操作台与桥接断开；显示的数据已过时'),
+    'console_label_unreachable': both('NOT LIVE: the bridge cannot read the robot: {error}',
+                                      '非实时：桥接无法读取机器人：{error}'),
+    'console_label_refused': both('Refused: {error}', '已拒绝：{error}'),
+    'console_label_shortcut': both('Space or Escape: STOP', '空格或 Esc：停止'),
+}

@@ -1,0 +1,164 @@
+"""
+The console's side of the bridge: live sampling, motion progress, the operator's STOP and hold.
+
+The sampler reads the robot at ``rate_hz`` at most, only while a page is open.
+STOP takes the path stop_arm takes (arbiter preempt, backend stop, wait until
+the arm is released) after setting the hold, so no motion starts meanwhile;
+the hold refuses every motion (OPERATOR_HOLD) until a person releases it here.
+A scene image is captured on request and after each motion.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import logging
+import time
+from typing import Any, TYPE_CHECKING
+
+from mcp_ros_bridge.messages import speaking
+from mcp_ros_bridge.server.console.desk import ConsoleDesk
+from mcp_ros_bridge.server.console.hub import EventHub
+from mcp_ros_bridge.server.console.snapshot import _error, envelope, sample
+
+if TYPE_CHECKING:
+    from mcp_ros_bridge.server.bridge import BridgeServer
+
+log = logging.getLogger('mcp_ros_bridge.console')
+IMAGE_SIZE = (320, 240)
+
+
+class Console:
+    """Everything the console pages show and do, on one bridge."""
+
+    def __init__(self, bridge: BridgeServer, rate_hz: float, approval_wait_s: float,
+                 lang: str) -> None:
+        """Serve ``bridge``: take its approvals, progress and audit trail."""
+        self.bridge, self.rate_hz, self.lang = bridge, rate_hz, lang
+        self.pipeline = bridge.pipeline
+        self.hub = EventHub(self._start_sampling, self._stop_sampling)
+        self.desk = ConsoleDesk(self.hub, self.pipeline.audit, approval_wait_s)
+        self.pipeline.desk = self.desk
+        self.pipeline.progress_watchers.append(self._progress)
+        self.pipeline.audit.listeners.append(lambda entry: self.hub.publish('audit', entry))
+        self.url = ''
+        self.image: bytes = b''
+        self.image_type = 'image/png'
+        self.image_version = 0
+        self._sampler: asyncio.Task[None] | None = None
+        self._capturing: asyncio.Task[None] | None = None
+        self._motion: object = None
+        self._progress_at: tuple[float, str] = (0.0, '')
+        self.hub.publish('hold', self.hold_state())
+        self.hub.publish('approvals', {'waiting': []})
+
+    # --- the operator's STOP and hold -------------------------------------------------
+    def hold_state(self) -> dict[str, Any]:
+        """Return the hold as the page shows it."""
+        since = self.pipeline.arbiter.held_since
+        return {'held': since is not None,
+                'held_for_s': None if since is None else round(time.monotonic() - since, 1)}
+
+    async def stop(self, who: str) -> dict[str, Any]:
+        """Hold, then stop the arm as stop_arm does; return whether a motion was stopped."""
+        arbiter = self.pipeline.arbiter
+        if arbiter.held_since is None:
+            arbiter.held_since = time.monotonic()
+        self.hub.publish('hold', self.hold_state())
+        started = time.monotonic()
+        with speaking(self.lang):
+            preempted = arbiter.preempt('why_operator_stop')
+            result = await self.pipeline.backend.stop()
+            released = await arbiter.wait_idle(self.pipeline.settings.stop_wait_s)
+        self.pipeline.audit.record('console_stop', {}, 'ok' if released else 'error',
+                                   time.monotonic() - started, decided_by=who,
+                                   stopped_motion=preempted)
+        return {'stopped_motion': preempted, 'status': str(result.status),
+                'released': released, 'stop_s': round(time.monotonic() - started, 3)}
+
+    def release(self, who: str) -> bool:
+        """Lift the hold; False when there was none."""
+        arbiter = self.pipeline.arbiter
+        if arbiter.held_since is None:
+            return False
+        held = time.monotonic() - arbiter.held_since
+        arbiter.held_since = None
+        self.pipeline.audit.record('console_release', {}, 'ok', held, decided_by=who)
+        self.hub.publish('hold', self.hold_state())
+        return True
+
+    # --- live state ----------------------------------------------------------------------
+    def _progress(self, tool: str, fraction: float, message: str) -> None:
+        self._progress_at = (fraction, message)
+        self._publish_motion(tool, fraction, message)
+
+    def _publish_motion(self, tool: str, fraction: float | None, message: str) -> None:
+        running = self.pipeline.arbiter.running
+        self.hub.publish('motion', {
+            'running': running is not None, 'tool': tool,
+            'fraction': None if fraction is None else round(max(0.0, min(1.0, fraction)), 3),
+            'message': message, 'preempted_by': running.preempted_by if running else '',
+            'elapsed_s': round(time.monotonic() - running.started, 2) if running else None,
+            'envelope': envelope(self.bridge.catalog.robot)})
+
+    def _start_sampling(self) -> None:
+        if self._sampler is None:
+            self._sampler = asyncio.get_running_loop().create_task(self._sample_loop())
+
+    def _stop_sampling(self) -> None:
+        if self._sampler is not None:
+            self._sampler.cancel()
+            self._sampler = None
+
+    async def _sample_loop(self) -> None:
+        period = 1.0 / self.rate_hz
+        with speaking(self.lang):
+            while True:
+                began = time.monotonic()
+                state = await sample(self.pipeline.raw_backend, self.bridge.catalog.robot)
+                self.hub.publish('state', state)
+                self._watch_motion()
+                await asyncio.sleep(max(0.0, period - (time.monotonic() - began)))
+
+    def _watch_motion(self) -> None:
+        running = self.pipeline.arbiter.running
+        if running is self._motion:
+            return
+        if running is not None:
+            self._progress_at = (0.0, '')
+            self._publish_motion(running.tool, 0.0, '')
+        else:
+            tool = getattr(self._motion, 'tool', '')
+            self._publish_motion(tool, self._progress_at[0], self._progress_at[1])
+            self.capture()
+        self._motion = running
+        self.hub.publish('hold', self.hold_state())
+
+    def capture(self) -> None:
+        """Capture the scene image in the background (one capture at a time)."""
+        if self._capturing is None or self._capturing.done():
+            self._capturing = asyncio.get_running_loop().create_task(self._capture())
+
+    async def _capture(self) -> None:
+        with speaking(self.lang):
+            try:
+                image = await asyncio.wait_for(
+                    self.pipeline.raw_backend.capture_image('', *IMAGE_SIZE), 10.0)
+            except Exception as exc:  # noqa: BLE001 - shown on the page
+                self.hub.publish('image', {'version': self.image_version, 'error': _error(exc)})
+                return
+        self.image, self.image_version = image.data, self.image_version + 1
+        self.image_type = image.mime_type
+        self.hub.publish('image', {'version': self.image_version, 'mime': image.mime_type,
+                                   'width': image.width, 'height': image.height})
+
+    def image_data_url(self) -> str:
+        """Return the newest image as a data URL ('' when none), for the MCP App view."""
+        if not self.image:
+            return ''
+        return f'data:{self.image_type};base64,' + base64.b64encode(self.image).decode()
+
+    def close(self) -> None:
+        """End the streams and the sampler."""
+        self.hub.close()
+        self._stop_sampling()

@@ -1,0 +1,246 @@
+// The operator console page: live state over server-sent events (read with fetch, so the
+// token travels in a header, never in a URL), STOP / release / approve / deny as POSTs.
+'use strict';
+(() => {
+  const query = new URLSearchParams(location.search);
+  const lang = query.get('lang') || '';
+  const $ = (id) => document.getElementById(id);
+  const WINDOW_S = 10;
+  const STALE_MS = 3000;
+  let labels = {};
+  let token = null;
+  let operator = false;
+  let reachable = true;
+  let lastState = 0;
+  let stream = 0;
+  const forces = [];
+  // Figures for tests and the bench: what was rendered, and how late.
+  window.consoleView = { rendered: {}, latencyMs: { motion: [], state: [] }, operator: false };
+
+  function label(key, values) {
+    let text = labels[key] || key;
+    for (const [k, v] of Object.entries(values || {})) text = text.split('{' + k + '}').join(v);
+    return text;
+  }
+
+  function rendered(kind, data) {
+    const view = window.consoleView;
+    view.rendered[kind] = (view.rendered[kind] || 0) + 1;
+    const late = view.latencyMs[kind];
+    if (late && data.sent) {
+      late.push(Date.now() - data.sent * 1000);
+      if (late.length > 5000) late.shift();
+    }
+  }
+
+  function setLive(ok, text) {
+    const el = $('live');
+    el.textContent = text;
+    el.className = 'status ' + (ok ? 'live' : 'dead');
+  }
+
+  function setMode() {
+    window.consoleView.operator = operator;
+    for (const id of ['stop', 'release', 'capture']) $(id).disabled = !operator;
+    $('mode').textContent = operator ? label('operator') : label('readonly');
+    $('token-form').hidden = operator;
+    for (const b of document.querySelectorAll('#queue button')) b.disabled = !operator;
+  }
+
+  function headers(json) {
+    const h = json ? { 'Content-Type': 'application/json' } : {};
+    if (token) h.Authorization = 'Bearer ' + token;
+    return h;
+  }
+
+  async function post(path, body) {
+    $('refusal').hidden = true;
+    const r = await fetch('/console/' + path, { method: 'POST', headers: headers(true),
+      body: JSON.stringify(body || {}), cache: 'no-store' });
+    const answer = await r.json().catch(() => ({}));
+    if (!r.ok) {
+      $('refusal').textContent = label('refused', { error: answer.error || r.status });
+      $('refusal').hidden = false;
+    }
+    return answer;
+  }
+
+  const handlers = {
+    hello(d) { operator = d.operator; setMode(); },
+    state(d) {
+      lastState = Date.now();
+      reachable = d.reachable;
+      if (!d.reachable) {
+        setLive(false, label('unreachable', { error: (d.errors || {}).joints || '?' }));
+      } else {
+        setLive(true, label('live'));
+      }
+      const body = $('joints').tBodies[0];
+      body.textContent = '';
+      for (const j of d.joints || []) {
+        const row = body.insertRow();
+        row.insertCell().textContent = j.name;
+        row.insertCell().textContent = j.position.toFixed(3);
+        row.insertCell().textContent = j.velocity.toFixed(3);
+      }
+      $('tip').textContent = d.tip ? d.tip.position_m.map((v) => v.toFixed(3)).join(', ') +
+        ' m (' + d.tip.frame + ')' : (d.errors || {}).tip || '';
+      $('gripper').textContent = d.gripper ? d.gripper.status + ' ' +
+        (d.gripper.width_m * 1000).toFixed(1) + ' mm ' + d.gripper.force_n.toFixed(1) + ' N' : '';
+      if (d.force_n) {
+        forces.push([d.sent, ...d.force_n]);
+        while (forces.length && forces[0][0] < d.sent - WINDOW_S) forces.shift();
+        plot();
+      }
+    },
+    motion(d) {
+      $('motion-tool').textContent = d.running ? d.tool + (d.preempted_by ? ' (' + label('stopping') + ')' : '')
+        : label('idle') + (d.tool ? ' (' + d.tool + ')' : '');
+      $('motion-progress').value = d.fraction || 0;
+      $('motion-message').textContent = d.message || '';
+      const w = d.envelope.workspace_m;  // field names, as in robot://description
+      $('envelope').textContent = Object.entries(d.envelope).map(([k, v]) => k + ': ' +
+        (k === 'workspace_m' ? w.frame + ' [' + w.min.join(', ') + '] .. [' + w.max.join(', ') +
+          ']' : v)).join('\n');
+    },
+    approvals(d) {
+      const list = $('queue');
+      list.textContent = '';
+      if (!d.waiting.length) list.appendChild(item(label('none')));
+      for (const w of d.waiting) {
+        const li = item(w.tool + ': ' + w.message);
+        li.dataset.id = w.id;
+        li.dataset.tool = w.tool;
+        if (!w.decided) {
+          li.appendChild(document.createElement('br'));
+          for (const [key, approve] of [['approve', true], ['deny', false]]) {
+            const b = document.createElement('button');
+            b.type = 'button';
+            b.className = key;
+            b.textContent = label(key);
+            b.disabled = !operator;
+            b.addEventListener('click', () => post('decide', { id: w.id, approve }));
+            li.appendChild(b);
+          }
+        }
+        list.appendChild(li);
+      }
+    },
+    audit(d) {
+      const who = d.decided_by ? ' [' + d.decided_by + ']' : '';
+      const li = item(d.time + ' ' + d.tool + ' ' + d.outcome + (d.code ? ' ' + d.code : '') +
+        who + ' ' + JSON.stringify(d.args));
+      li.className = 'entry';
+      $('audit').prepend(li);
+      while ($('audit').children.length > 50) $('audit').lastChild.remove();
+    },
+    hold(d) { $('held').hidden = !d.held; },
+    image(d) {
+      $('scene-error').textContent = d.error || '';
+      if (d.version > 0) {
+        $('scene').src = '/console/image?v=' + d.version;
+        $('scene').hidden = false;
+      }
+    },
+  };
+
+  function item(text) {
+    const li = document.createElement('li');
+    li.textContent = text;
+    return li;
+  }
+
+  function plot() {
+    const canvas = $('force');
+    const g = canvas.getContext('2d');
+    g.clearRect(0, 0, canvas.width, canvas.height);
+    if (!forces.length) return;
+    const now = forces[forces.length - 1][0];
+    const span = Math.max(1, ...forces.map((f) => Math.max(...f.slice(1).map(Math.abs))));
+    const x = (t) => canvas.width * (1 - (now - t) / WINDOW_S);
+    const y = (v) => canvas.height * (0.5 - v / (2.2 * span));
+    g.strokeStyle = '#ccc';
+    g.beginPath(); g.moveTo(0, y(0)); g.lineTo(canvas.width, y(0)); g.stroke();
+    ['#c0392b', '#27ae60', '#2e86c1'].forEach((colour, axis) => {
+      g.strokeStyle = colour;
+      g.beginPath();
+      forces.forEach((f, i) => (i ? g.lineTo : g.moveTo).call(g, x(f[0]), y(f[axis + 1])));
+      g.stroke();
+    });
+    g.fillStyle = '#222';
+    g.fillText('Fx Fy Fz  ±' + span.toFixed(1) + ' N', 4, 12);
+  }
+
+  function dispatch(chunk) {
+    let kind = 'message';
+    const data = [];
+    for (const line of chunk.split('\n')) {
+      if (line.startsWith('event:')) kind = line.slice(6).trim();
+      else if (line.startsWith('data:')) data.push(line.slice(5).trim());
+    }
+    if (!data.length || !handlers[kind]) return;
+    const parsed = JSON.parse(data.join('\n'));
+    handlers[kind](parsed);
+    rendered(kind, parsed);
+  }
+
+  async function connect() {
+    const mine = ++stream;
+    try {
+      const r = await fetch('/console/events' + (lang ? '?lang=' + lang : ''),
+        { headers: headers(false), cache: 'no-store' });
+      const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      while (mine === stream) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          dispatch(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+        }
+      }
+      reader.cancel().catch(() => {});
+    } catch (e) {
+      // the bridge is gone or restarting: say so below, then try again
+    }
+    if (mine !== stream) return;
+    lastState = 0;
+    setLive(false, label('offline'));
+    setTimeout(connect, 2000);
+  }
+
+  // No polling of the bridge: this only notices that the stream went quiet.
+  setInterval(() => {
+    if (lastState && reachable && Date.now() - lastState > STALE_MS) setLive(false, label('offline'));
+  }, 1000);
+
+  async function start() {
+    const r = await fetch('/console/labels' + (lang ? '?lang=' + lang : ''), { cache: 'no-store' });
+    labels = await r.json();
+    document.documentElement.lang = lang || document.documentElement.lang;
+    for (const el of document.querySelectorAll('[data-label]')) el.textContent = label(el.dataset.label);
+    document.title = label('title');
+    setLive(false, label('offline'));
+    setMode();
+    $('stop').addEventListener('click', () => post('stop'));
+    $('release').addEventListener('click', () => post('release'));
+    $('capture').addEventListener('click', () => post('capture'));
+    $('token-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      token = $('token').value.trim() || null;
+      $('token').value = '';
+      connect();
+    });
+    document.addEventListener('keydown', (e) => {
+      if (operator && (e.key === 'Escape' || e.key === ' ') && e.target.tagName !== 'INPUT') {
+        e.preventDefault();
+        post('stop');
+      }
+    });
+    connect();
+  }
+
+  start();
+})();
