@@ -436,7 +436,9 @@ async def test_action_faults_are_clear_errors_on_time_and_the_next_call_works(ri
                 if whole:
                     assert took >= FAULT_TIMEOUT_S, (tool, took)
                 await fibonacci_ok(rig, client, 1)
-    assert rig.actions.cancelled.is_set(), 'the stalled goal was not cancelled at its timeout'
+    # The server sees the cancel request on its own thread, after the call has returned.
+    cancelled = await anyio.to_thread.run_sync(rig.actions.cancelled.wait, 10.0)
+    assert cancelled, 'the stalled goal was not cancelled at its timeout'
 
 
 MOTIONS = {
