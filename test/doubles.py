@@ -36,7 +36,8 @@ class RecordingBackend:
     def motion_calls(self) -> list[tuple[str, Any]]:
         """Return the calls that would move the robot."""
         return [c for c in self.calls if c[0] in (
-            'move_to_pose', 'move_to_joints', 'follow_cartesian_path', 'grasp', 'release',
+            'move_to_pose', 'move_to_joints', 'follow_cartesian_path', 'move_until_contact',
+            'grasp', 'release',
             'send_action_goal', 'call_service')]
 
     async def start(self) -> None:
@@ -96,6 +97,9 @@ class RecordingBackend:
 
     async def follow_cartesian_path(self, goal: Any, progress: Any = None) -> MotionResult:
         return await self._motion('follow_cartesian_path', goal, progress)
+
+    async def move_until_contact(self, goal: Any, progress: Any = None) -> MotionResult:
+        return await self._motion('move_until_contact', goal, progress)
 
     async def stop(self) -> MotionResult:
         self.calls.append(('stop', None))
