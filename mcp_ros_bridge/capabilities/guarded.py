@@ -41,8 +41,9 @@ def check_duration(ctx: CallContext, distance_m: float, speed_mps: float) -> Non
     timeout = ctx.robot.limits.motion_timeout_s
     slowest = round((distance_m + 0.01) / (timeout - 2.0), 4)
     if distance_m / speed_mps + 2.0 > timeout:
-        raise BackendError('INVALID_ARGUMENTS', t('guarded_too_slow', distance=fmt(distance_m),
-                                                   speed=fmt(speed_mps, 4), timeout=timeout),
+        raise BackendError('INVALID_ARGUMENTS',
+                           t('guarded_too_slow', distance=fmt(distance_m),
+                             speed=fmt(speed_mps, 4), timeout=timeout),
                            advice=t('guarded_too_slow_fix', slowest=slowest),
                            details={'field': 'speed_mps', 'allowed': f'>= {slowest}'})
 
@@ -121,6 +122,7 @@ async def run_move_until_contact(ctx: CallContext, args: dict[str, Any]) -> Outc
 
 KINDS = [
     Kind('move_until_contact', run_move_until_contact, GUARDED_OUTPUT,
-         frozenset({'direction', 'max_distance_m', 'speed_mps', 'contact_force_n', 'idempotency_key'}),
+         frozenset({'direction', 'max_distance_m', 'speed_mps', 'contact_force_n',
+                    'idempotency_key'}),
          MOTION, motion=True, returns='returns_move_until_contact'),
 ]

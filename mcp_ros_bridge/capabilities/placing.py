@@ -1,4 +1,4 @@
-"""The arithmetic of a placement: where the held object goes, how high to carry it, how it landed."""
+"""A placement's arithmetic: where the held object goes, how high it is carried, how it lands."""
 
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ async def verify_place(ctx: CallContext, plan: PlacePlan, job: Job) -> None:
     if error > PLACE_TOLERANCE_M or tilt > MAX_TILT_DEG:
         raise BackendError('PLACEMENT_OFF', t('place_off', object=plan.held,
                                               error=fmt(error * 1000, 1), tilt=fmt(tilt, 1)),
-                           advice=t('place_off_fix', object=plan.held))
+                           advice=t('place_off_fix'))
 
 
 def _tilt_deg(pose: Pose) -> float:

@@ -23,8 +23,9 @@ from mcp_ros_bridge.messages import (contract, grip, manipulation, moveit, refus
                                      results, robots, ros, ros_motion, sensing, sim, transport)
 
 LANGS = ('en', 'zh')
-TABLES = (contract.TABLE, grip.TABLE, manipulation.TABLE, moveit.TABLE, refusals.TABLE, reload.TABLE, results.TABLE,
-          robots.TABLE, ros.TABLE, ros_motion.TABLE, sensing.TABLE, sim.TABLE, transport.TABLE)
+TABLES = (contract.TABLE, grip.TABLE, manipulation.TABLE, moveit.TABLE, refusals.TABLE,
+          reload.TABLE, results.TABLE, robots.TABLE, ros.TABLE, ros_motion.TABLE, sensing.TABLE,
+          sim.TABLE, transport.TABLE)
 MESSAGES: dict[str, tuple[str, str]] = {k: v for table in TABLES for k, v in table.items()}
 _LANG: ContextVar[str] = ContextVar('mcp_ros_bridge_lang', default='en')
 

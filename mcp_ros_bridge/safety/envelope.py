@@ -19,8 +19,9 @@ import math
 from typing import Any, TypeVar
 
 from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGoal, GraspGoal,
-                                          GripResult, GuardedGoal, MotionLimits, MotionResult, PathCheck,
-                                          Pose, PoseGoal, ProgressFn, ReleaseGoal, RobotBackend)
+                                          GripResult, GuardedGoal, MotionLimits, MotionResult,
+                                          PathCheck, Pose, PoseGoal, ProgressFn, ReleaseGoal,
+                                          RobotBackend)
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.geometry import approach_angle_deg
 from mcp_ros_bridge.messages import t

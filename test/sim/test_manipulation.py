@@ -1,4 +1,4 @@
-"""Guarded moves, pick and place over MCP on the simulation; every placement checked from physics."""
+"""Guarded moves, pick and place over MCP on the simulation; placements checked from physics."""
 
 import math
 
@@ -30,7 +30,7 @@ def _physics(bridge, name: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _tilt_deg(quat: np.ndarray) -> float:
-    w, x, y, _ = quat / np.linalg.norm(quat)
+    _, x, y, _ = quat / np.linalg.norm(quat)
     return math.degrees(math.acos(max(-1.0, min(1.0, 1.0 - 2.0 * (x * x + y * y)))))
 
 

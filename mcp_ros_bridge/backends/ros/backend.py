@@ -16,9 +16,9 @@ from dataclasses import replace
 from typing import Any, TYPE_CHECKING
 
 from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGoal, GraspGoal,
-                                          GripperState, GripResult, GuardedGoal, Image, JointGoal, JointStates,
-                                          MotionLimits, MotionResult, MotionStatus, Pose, PoseGoal,
-                                          ProgressFn, ReleaseGoal, WrenchSamples)
+                                          GripperState, GripResult, GuardedGoal, Image, JointGoal,
+                                          JointStates, MotionLimits, MotionResult, MotionStatus,
+                                          Pose, PoseGoal, ProgressFn, ReleaseGoal, WrenchSamples)
 from mcp_ros_bridge.backends.ros import verify
 from mcp_ros_bridge.backends.ros.node_args import node_identity
 from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
