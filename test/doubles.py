@@ -115,10 +115,12 @@ class RecordingBackend:
 
     async def grasp(self, goal: Any, progress: Any = None) -> GripResult:
         self.calls.append(('grasp', goal))
+        self.grip_state = GripperState(GripStatus.HOLDING, 0.05, goal.force_n)
         return GripResult(GripStatus.HOLDING, 'holding', 0.05, goal.force_n, True)
 
     async def release(self, goal: Any, progress: Any = None) -> GripResult:
         self.calls.append(('release', goal))
+        self.grip_state = GripperState(GripStatus.OPEN, goal.width_m, 0.0)
         return GripResult(GripStatus.OPEN, 'open', goal.width_m, 0.0, False)
 
     async def gripper_state(self) -> GripperState:
