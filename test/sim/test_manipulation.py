@@ -157,3 +157,32 @@ async def test_job_texts_in_chinese():
         await backend.close()
     assert picked.content[0].text.startswith('HOLDING：已夹持 box'), picked.content[0].text
     assert '正夹持 box，指尖位于 z 0.125 m' in wrong.content[0].text, wrong.content[0].text
+
+
+async def test_stop_arm_ends_a_pick_mid_step_and_nothing_after_it_runs():
+    """stop_arm while pick_object moves above the box: the job ends there, the arm holds."""
+    bridge, backend = await build(ServeOptions(sim_speed=1.0, watch=False))
+    moving, results = anyio.Event(), {}
+
+    async def progress(done, total, message):
+        if message.startswith('moving above the object') and done > 2.2 / 7:
+            moving.set()
+    try:
+        async with Client(bridge.server, mode='legacy') as c:
+            async def pick():
+                results['pick'] = await c.call_tool('pick_object', {
+                    'object': 'box', 'velocity_scaling': 0.1}, progress_callback=progress)
+
+            with anyio.fail_after(120):
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(pick)
+                    await moving.wait()
+                    results['stop'] = await c.call_tool('stop_arm', {})
+            await backend.advance(0.1)
+            grip = await c.call_tool('read_gripper_state', {})
+    finally:
+        await backend.close()
+    assert results['stop'].structured_content['stopped_motion'] is True
+    assert results['pick'].is_error and 'STOPPED' in error_block(results['pick'])['code']
+    assert float(np.abs(backend.world.qvel_arm).max()) < 0.02
+    assert grip.structured_content['status'] == 'OPEN'  # the grasp step never ran
