@@ -73,9 +73,10 @@ async def test_guarded_move_without_contact_says_so(sim_bridge):
     assert 'max_distance_m' in r.content[0].text
 
 
-async def test_guarded_move_refusals_name_the_field_and_move_nothing(sim_bridge):
+@pytest.mark.parametrize('mode', MODES)
+async def test_guarded_move_refusals_name_the_field_and_move_nothing(sim_bridge, mode):
     """Slower than the schema allows, or a threshold above the contact limit: refused, still."""
-    async with Client(sim_bridge.server, mode='2026-07-28') as c:
+    async with Client(sim_bridge.server, mode=mode) as c:
         with anyio.fail_after(60):
             before = _arm(sim_bridge)
             slow = await c.call_tool('move_until_contact', {'max_distance_m': 0.3,
@@ -125,9 +126,10 @@ async def test_stack_the_cylinder_on_the_box_without_arithmetic(sim_bridge):
     assert _tilt_deg(quat) < 5.0
 
 
-async def test_place_failures_say_the_step_and_what_already_happened(sim_bridge):
+@pytest.mark.parametrize('mode', MODES)
+async def test_place_failures_say_the_step_and_what_already_happened(sim_bridge, mode):
     """Place with nothing held, then onto the held object itself: fixable, nothing moves."""
-    async with Client(sim_bridge.server, mode='legacy') as c:
+    async with Client(sim_bridge.server, mode=mode) as c:
         with anyio.fail_after(180):
             empty = await c.call_tool('place_object', {'target': {'x': 0.45, 'y': 0.2}})
             await _ok(c, 'pick_object', {'object': 'box'})
