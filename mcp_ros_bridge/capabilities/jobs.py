@@ -38,7 +38,7 @@ class Job:
         self.ctx, self.tool, self.steps = ctx, tool, steps
         self.done: list[str] = []
         self.held, self.current = held, ''
-        self.structured: dict[str, Any] = {}
+        self.structured: dict[str, Any] = {'duration_s': 0.0}  # the robot's, summed per step
 
     async def _step_progress(self, fraction: float, message: str) -> None:
         """Report ``fraction`` of the current step as a fraction of the whole job."""
@@ -68,6 +68,7 @@ class Job:
 
     async def moved(self, result: MotionResult) -> MotionResult:
         """Fail the step unless the motion succeeded."""
+        self.took(result.duration_s)
         if not result.succeeded:
             key = f'motion_advice_{result.status.value}'
             advice = str(result.details.get('advice') or (t(key) if key in MESSAGES else ''))
@@ -77,10 +78,15 @@ class Job:
 
     async def gripped(self, result: GripResult, want: GripStatus) -> GripResult:
         """Fail the step unless the gripper ended in ``want`` (HOLDING or OPEN)."""
+        self.took(result.duration_s)
         if result.status is not want:
             raise BackendError(result.status.value, result.message,
                                advice=t(f'job_grip_fix_{want.value}'))
         return result
+
+    def took(self, seconds: float) -> None:
+        """Add a step's motion time to the job's duration."""
+        self.structured['duration_s'] = round(self.structured['duration_s'] + seconds, 3)
 
     async def where(self) -> str:
         """Describe the robot now: what the gripper holds and the fingertip height."""

@@ -11,6 +11,7 @@ z = 0 of the base frame.
 
 from __future__ import annotations
 
+from dataclasses import replace
 import math
 from typing import Any
 
@@ -133,8 +134,9 @@ async def run_place_object(ctx: CallContext, args: dict[str, Any]) -> Outcome:
         async with job.step('touch'):
             touch = await approach(ctx, (0.0, 0.0, -1.0), TOUCH_M + OVERSHOOT_M,
                                    TOUCH_SPEED_MPS, TOUCH_FORCE_N, job.sub)
+            job.took(touch.duration_s)
             if touch.status.value not in ('CONTACT_ABORT', 'SUCCEEDED'):
-                await job.moved(touch)
+                await job.moved(replace(touch, duration_s=0.0))
         contact = (touch.contact or {}).get('point_m')
         if contact:
             job.structured['contact_height_m'] = round(float(contact['z']), 4)

@@ -106,6 +106,7 @@ async def test_pick_and_place_the_box_in_two_calls(sim_bridge, mode):
     assert not picked.is_error and picked.structured_content['status'] == 'HOLDING'
     assert not placed.is_error, placed.content[0].text
     assert placed.structured_content['status'] == 'PLACED'
+    assert picked.structured_content['duration_s'] > 1.0  # the robot's time, step by step
     pos, quat = _physics(sim_bridge, 'box')
     assert math.dist(pos, (0.45, 0.2, 0.025)) < 0.01, pos
     assert _tilt_deg(quat) < 5.0
