@@ -114,16 +114,21 @@ async def test_pick_and_place_the_box_in_two_calls(sim_bridge, mode):
         m.startswith('touching down') for m in steps), steps
 
 
-async def test_stack_the_cylinder_on_the_box_without_arithmetic(sim_bridge):
-    """place_object(on: box): the cylinder stands upright on the box top within 10 mm."""
+HALF_HEIGHT_M = {'box': 0.025, 'cylinder': 0.05}
+
+
+@pytest.mark.parametrize('top,bottom', [('cylinder', 'box'), ('box', 'cylinder')])
+async def test_stack_one_object_on_the_other_without_arithmetic(sim_bridge, top, bottom):
+    """place_object(on: ...): the held object stands upright on the other's top within 10 mm."""
     async with Client(sim_bridge.server, mode='legacy') as c:
         with anyio.fail_after(180):
-            await _ok(c, 'pick_object', {'object': 'cylinder'})
-            s = await _ok(c, 'place_object', {'on': 'box'})
-    box, _ = _physics(sim_bridge, 'box')
-    cyl, quat = _physics(sim_bridge, 'cylinder')
-    assert s['status'] == 'PLACED' and abs(s['contact_height_m'] - 0.05) < 0.003, s
-    assert math.dist(cyl, (box[0], box[1], box[2] + 0.025 + 0.05)) < 0.01, (cyl, box)
+            await _ok(c, 'pick_object', {'object': top})
+            s = await _ok(c, 'place_object', {'on': bottom})
+    under, _ = _physics(sim_bridge, bottom)
+    placed, quat = _physics(sim_bridge, top)
+    surface = under[2] + HALF_HEIGHT_M[bottom]
+    assert s['status'] == 'PLACED' and abs(s['contact_height_m'] - surface) < 0.003, s
+    assert math.dist(placed, (under[0], under[1], surface + HALF_HEIGHT_M[top])) < 0.01
     assert _tilt_deg(quat) < 5.0
 
 
