@@ -16,7 +16,8 @@ import math
 from typing import Any
 
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, GraspGoal, GripStatus,
-                                          MotionLimits, Pose, PoseGoal, ReleaseGoal)
+                                          MotionLimits, MotionStatus, Pose, PoseGoal,
+                                          ReleaseGoal)
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTION, NUM,
                                               Outcome, output_schema)
 from mcp_ros_bridge.capabilities.guarded import approach
@@ -37,9 +38,11 @@ STEP_M = 0.005
 
 PICK_STEPS = ['check', 'open', 'above', 'descend', 'grasp', 'lift', 'verify']
 PLACE_STEPS = ['check', 'lift', 'carry', 'descend', 'touch', 'release', 'retreat', 'verify']
-PICK_OUTPUT = output_schema({**JOB_FIELDS, 'grasp_z_m': NUM, 'lifted_z_m': NUM},
+PICK_OUTPUT = output_schema({**JOB_FIELDS, 'status': {'enum': ['HOLDING', 'FAILED']},
+                             'grasp_z_m': NUM, 'lifted_z_m': NUM},
                             ['status', 'message', 'steps_done'])
-PLACE_OUTPUT = output_schema({**JOB_FIELDS, 'placed_z_m': NUM, 'contact_height_m': NUM,
+PLACE_OUTPUT = output_schema({**JOB_FIELDS, 'status': {'enum': ['PLACED', 'SET_DOWN', 'FAILED']},
+                              'placed_z_m': NUM, 'contact_height_m': NUM,
                               'error_m': NUM, 'tilt_deg': NUM, 'released': BOOL},
                              ['status', 'message', 'steps_done'])
 
@@ -62,11 +65,19 @@ def _finger_yaw(pose: Pose) -> float:
 
 
 async def _line(ctx: CallContext, job: Job, lim: MotionLimits, xyz: tuple[float, ...],
-                q: tuple[float, float, float, float]) -> None:
-    """Move the fingertip in a straight line to ``xyz`` with orientation ``q``."""
-    goal = CartesianGoal([Pose(xyz, q, ctx.robot.base_frame)], lim,  # type: ignore[arg-type]
-                         link=ctx.robot.end_effector, max_step_m=STEP_M)
-    await job.moved(await ctx.backend.follow_cartesian_path(goal, job.sub))
+                q: tuple[float, float, float, float], free: bool = False) -> None:
+    """
+    Move the fingertip in a straight line to ``xyz`` with orientation ``q``.
+
+    ``free``: where no straight line is feasible (PARTIAL), plan a free motion there instead.
+    """
+    target = Pose(xyz, q, ctx.robot.base_frame)  # type: ignore[arg-type]
+    goal = CartesianGoal([target], lim, link=ctx.robot.end_effector, max_step_m=STEP_M)
+    result = await ctx.backend.follow_cartesian_path(goal, job.sub)
+    if free and result.status is MotionStatus.PARTIAL:
+        result = await ctx.backend.move_to_pose(
+            PoseGoal(target, lim, link=ctx.robot.end_effector), job.sub)
+    await job.moved(result)
 
 
 def _open(ctx: CallContext) -> ReleaseGoal:
@@ -128,7 +139,7 @@ async def run_place_object(ctx: CallContext, args: dict[str, Any]) -> Outcome:
             if tip.position[2] < plan.carry_z - 0.005:
                 await _line(ctx, job, lim, (*tip.position[:2], plan.carry_z), tip.orientation)
         async with job.step('carry'):
-            await _line(ctx, job, lim, (*plan.xy, plan.carry_z), tip.orientation)
+            await _line(ctx, job, lim, (*plan.xy, plan.carry_z), tip.orientation, free=True)
         async with job.step('descend'):
             await _line(ctx, job, lim, (*plan.xy, plan.place_z + TOUCH_M), tip.orientation)
         async with job.step('touch'):
