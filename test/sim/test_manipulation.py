@@ -194,3 +194,20 @@ async def test_stop_arm_ends_a_pick_mid_step_and_nothing_after_it_runs():
     assert results['pick'].is_error and 'STOPPED' in error_block(results['pick'])['code']
     assert float(np.abs(backend.world.qvel_arm).max()) < 0.02
     assert grip.structured_content['status'] == 'OPEN'  # the grasp step never ran
+
+
+async def test_guarded_move_along_the_fingers_follows_the_tilted_tool_axis(sim_bridge):
+    """Fingers tilted 30 deg: along_fingers moves along that axis and stops on the table."""
+    async with Client(sim_bridge.server, mode='legacy') as c:
+        with anyio.fail_after(120):
+            await _ok(c, 'move_arm_to_pose', {'position': {'x': 0.45, 'y': -0.2, 'z': 0.08},
+                                              'orientation': {'roll': 180, 'pitch': 30,
+                                                              'yaw': 0}})
+            start = (await _ok(c, 'get_end_effector_pose', {}))['pose']['position_m']
+            s = await _ok(c, 'move_until_contact', {'direction': 'along_fingers',
+                                                    'max_distance_m': 0.15})
+    assert s['status'] == 'CONTACT' and abs(s['contact']['height_m']) <= 0.002, s
+    tip = s['contact']['tip_m']
+    moved = [tip[k] - start[k] for k in 'xyz']
+    assert moved[2] < 0 and abs(moved[1]) < 0.002  # down and sideways in the x-z plane
+    assert abs(math.degrees(math.atan2(abs(moved[0]), -moved[2])) - 30.0) < 2.0, moved
