@@ -36,7 +36,8 @@ class RecordingBackend:
     def motion_calls(self) -> list[tuple[str, Any]]:
         """Return the calls that would move the robot."""
         return [c for c in self.calls if c[0] in (
-            'move_to_pose', 'move_to_joints', 'follow_cartesian_path', 'grasp', 'release',
+            'move_to_pose', 'move_to_joints', 'follow_cartesian_path', 'move_until_contact',
+            'grasp', 'release',
             'send_action_goal', 'call_service')]
 
     async def start(self) -> None:
@@ -97,6 +98,9 @@ class RecordingBackend:
     async def follow_cartesian_path(self, goal: Any, progress: Any = None) -> MotionResult:
         return await self._motion('follow_cartesian_path', goal, progress)
 
+    async def move_until_contact(self, goal: Any, progress: Any = None) -> MotionResult:
+        return await self._motion('move_until_contact', goal, progress)
+
     async def stop(self) -> MotionResult:
         self.calls.append(('stop', None))
         was_moving = self.motion_started.is_set() and not self.release_motion.is_set()
@@ -111,10 +115,12 @@ class RecordingBackend:
 
     async def grasp(self, goal: Any, progress: Any = None) -> GripResult:
         self.calls.append(('grasp', goal))
+        self.grip_state = GripperState(GripStatus.HOLDING, 0.05, goal.force_n)
         return GripResult(GripStatus.HOLDING, 'holding', 0.05, goal.force_n, True)
 
     async def release(self, goal: Any, progress: Any = None) -> GripResult:
         self.calls.append(('release', goal))
+        self.grip_state = GripperState(GripStatus.OPEN, goal.width_m, 0.0)
         return GripResult(GripStatus.OPEN, 'open', goal.width_m, 0.0, False)
 
     async def gripper_state(self) -> GripperState:

@@ -155,6 +155,8 @@ class MotionLimits:
 
     ``path_check`` (set by the safety envelope) must pass for every sample of
     the planned path before the motion starts; ``None`` only for a bare backend.
+    ``contact_threshold_n`` (a guarded move): stop once the force differs from
+    its value at the start by more than this, below ``contact_force_limit_n``.
     """
 
     velocity_scaling: float
@@ -163,6 +165,7 @@ class MotionLimits:
     max_cartesian_speed_mps: float | None = None
     timeout_s: float = 60.0
     path_check: PathCheck | None = None
+    contact_threshold_n: float | None = None
 
 
 @dataclass(frozen=True)
@@ -198,6 +201,41 @@ class CartesianGoal:
     max_step_m: float = 0.005
     min_fraction: float = 1.0
     avoid_collisions: bool = True
+
+
+@dataclass(frozen=True)
+class GuardedGoal:
+    """
+    Move the end effector straight along ``direction`` until a contact force stops it.
+
+    ``direction`` is a unit vector in ``frame``; the tip keeps its orientation
+    and moves at most ``max_distance_m`` at ``speed_mps``. The motion stops when
+    the contact force on the tip, fingers or what they hold exceeds
+    ``force_threshold_n`` (net of the load at the start): the result is then
+    ``CONTACT_ABORT`` with ``contact`` set (the expected end of a guarded move),
+    and ``SUCCEEDED`` when the whole distance passed without contact.
+    """
+
+    direction: tuple[float, float, float]
+    max_distance_m: float
+    speed_mps: float
+    force_threshold_n: float
+    limits: MotionLimits
+    frame: str = ''
+    link: str = ''
+    max_step_m: float = 0.002
+
+
+GUARDED_CONTACT_KEYS = ('force_n', 'tip_m', 'point_m', 'point_source', 'travelled_m', 'pairs')
+"""
+What ``MotionResult.contact`` of a guarded move holds.
+
+``force_n`` (the force that stopped it, net of the start), ``tip_m`` (the tip
+position at the threshold crossing, m in the goal's frame), ``point_m`` (the
+contact point: measured where the backend knows it, else the tip) and
+``point_source`` (``physics`` or ``tip``), ``travelled_m`` (along the
+direction, at the crossing) and, where known, ``pairs`` (what touched what, N).
+"""
 
 
 @dataclass(frozen=True)
@@ -356,6 +394,16 @@ class RobotBackend(Protocol):
                                     progress: ProgressFn | None = None
                                     ) -> MotionResult:
         """Compute a straight-line path through waypoints and execute it."""
+
+    async def move_until_contact(self, goal: GuardedGoal,
+                                 progress: ProgressFn | None = None) -> MotionResult:
+        """
+        Move straight along a direction until contact (see :class:`GuardedGoal`).
+
+        The planned path may bring the tip, the fingers or a held object into
+        contact; the arm links must stay clear. ``details['travelled_m']`` is the
+        distance moved along the direction when the arm was still.
+        """
 
     async def stop(self) -> MotionResult:
         """

@@ -19,8 +19,9 @@ import math
 from typing import Any, TypeVar
 
 from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGoal, GraspGoal,
-                                          GripResult, MotionLimits, MotionResult, PathCheck,
-                                          Pose, PoseGoal, ProgressFn, ReleaseGoal, RobotBackend)
+                                          GripResult, GuardedGoal, MotionLimits, MotionResult,
+                                          PathCheck, Pose, PoseGoal, ProgressFn, ReleaseGoal,
+                                          RobotBackend)
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.geometry import approach_angle_deg
 from mcp_ros_bridge.messages import t
@@ -242,6 +243,23 @@ class EnvelopedBackend:
             goal.min_fraction, self.robot.limits.min_cartesian_fraction),
             limits=await self._limits(goal.limits, notes))
         return self._noted(await self.inner.follow_cartesian_path(goal, progress), notes)
+
+    async def move_until_contact(self, goal: GuardedGoal,
+                                 progress: ProgressFn | None = None) -> MotionResult:
+        """Check speed, threshold and cone; cut the line at the workspace box; delegate."""
+        from mcp_ros_bridge.safety.guarded_envelope import check_guarded
+        notes: list[str] = []
+        frame = goal.frame or self.robot.base_frame
+        start = await self.inner.end_effector_pose(frame, goal.link)
+        goal, cut = await check_guarded(self.envelope, replace(goal, frame=frame), start,
+                                        self._in_workspace_frame, notes)
+        limits = await self._limits(replace(goal.limits, max_cartesian_speed_mps=goal.speed_mps),
+                                    notes)
+        goal = replace(goal, limits=replace(limits, contact_threshold_n=goal.force_threshold_n))
+        result = await self.inner.move_until_contact(goal, progress)
+        if cut and 'path_limited_by' not in result.details:
+            result = replace(result, details={**result.details, 'path_limited_by': 'workspace'})
+        return self._noted(result, notes)
 
     async def grasp(self, goal: GraspGoal,
                     progress: ProgressFn | None = None) -> GripResult:

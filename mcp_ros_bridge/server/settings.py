@@ -47,7 +47,7 @@ class ServeOptions:
 
     config_dir: str = _setting('', 'directory with robot.yaml and tools.yaml; empty: the '
                                'shipped config', flag='--config', launch_name='config')
-    backend: str = _setting('sim', 'robot backend: sim (embedded MuJoCo simulation of the arm) or ros',
+    backend: str = _setting('sim', 'robot backend: sim (embedded MuJoCo simulation) or ros',
                             choices=BACKENDS, ros_default='ros')
     transport: str = _setting('stdio', 'MCP transport', choices=('stdio', 'http'),
                               launch_default='http')  # stdio needs the host to start the node

@@ -51,7 +51,7 @@ async def test_fuzz_every_tool(mode: str) -> None:
     # Both kinds are well represented, so the run exercised both paths.
     assert stats.valid > stats.calls * 0.3 and stats.invalid > stats.calls * 0.3
     # The counter on the port: exactly one motion per valid motion call, nothing else.
-    assert len(backend.motion_calls) == stats.valid_motion
+    assert len(backend.motion_calls) == stats.valid_motion + stats.job_motion
     assert stats.cone_refused > 0  # schema-valid orientations the approach cone refuses
     assert sum(1 for c in backend.calls if c[0] == 'stop') == stats.valid_stop
     # Every mutation class and every hostile value was sent, each many times.
@@ -90,4 +90,5 @@ def test_generator_and_oracle_are_independent_of_the_server() -> None:
         'replace', 'extra_key', 'drop_required', 'out_of_range'}
     assert MOTION_TOOLS == {'move_arm_to_pose', 'move_arm_joints', 'plan_trajectory',
                             'move_arm_relative', 'move_arm_to_posture',
-                            'grasp_object_force_control', 'release_object'}
+                            'grasp_object_force_control', 'release_object',
+                            'move_until_contact'}

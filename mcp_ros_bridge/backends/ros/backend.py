@@ -16,9 +16,9 @@ from dataclasses import replace
 from typing import Any, TYPE_CHECKING
 
 from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGoal, GraspGoal,
-                                          GripperState, GripResult, Image, JointGoal, JointStates,
-                                          MotionLimits, MotionResult, MotionStatus, Pose, PoseGoal,
-                                          ProgressFn, ReleaseGoal, WrenchSamples)
+                                          GripperState, GripResult, GuardedGoal, Image, JointGoal,
+                                          JointStates, MotionLimits, MotionResult, MotionStatus,
+                                          Pose, PoseGoal, ProgressFn, ReleaseGoal, WrenchSamples)
 from mcp_ros_bridge.backends.ros import verify
 from mcp_ros_bridge.backends.ros.node_args import node_identity
 from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
@@ -121,6 +121,10 @@ class RosBackend:
         parts = self.parts
         parts.take_arrived()
         parts.wrench.check_healthy(parts.runtime.now_s(), max_age)  # refuse stale or invalid
+        if limits.contact_threshold_n is not None:  # a guarded move: the change since now
+            from mcp_ros_bridge.backends.ros.contact_guard import ContactGuard
+            return ContactGuard(parts.wrench, limits.contact_force_limit_n,
+                                limits.contact_threshold_n, max_age)
         return ForceGuard(parts.wrench, limits.contact_force_limit_n, max_age)
 
     async def joint_states(self) -> JointStates:
@@ -193,6 +197,13 @@ class RosBackend:
         last = goal.waypoints[-1]
         target = replace(last, frame_id=last.frame_id or self.config.base_frame)
         return verify.check_pose(result, target, goal.max_step_m, 0.01)
+
+    async def move_until_contact(self, goal: GuardedGoal,
+                                 progress: ProgressFn | None = None) -> MotionResult:
+        """Approach in a straight line; the wrist sensor's change since the start stops it."""
+        from mcp_ros_bridge.backends.ros.guarded import move_until_contact
+        await self.parts.moveit.check_link(goal.link)
+        return await move_until_contact(self, goal, progress)
 
     async def _halt_for_guard(self) -> dict[str, Any]:
         """Send the execution stop and wait until joint states show the arm still."""

@@ -19,6 +19,7 @@ from mcp_ros_bridge.backends.port import (
     GraspGoal,
     GripperState,
     GripResult,
+    GuardedGoal,
     Image,
     JointGoal,
     JointStates,
@@ -36,7 +37,7 @@ from mcp_ros_bridge.messages import t
 import mujoco
 import numpy as np
 
-from . import sensor_path
+from . import guarded, sensor_path
 from .execution import Runner
 from .frames import express, frame_in_world, to_world
 from .grip_watch import ReadGripper
@@ -71,6 +72,7 @@ class SimBackend(Runner):
         self.planner = Planner(w.model, w.arm_qpos, w.arm_dof, seed,
                                config.limits.joint_limit_margin_rad, config.home, robot)
         self.guard = ContactGuard(w.model, robot)
+        self.touchable = guarded.hand_geoms(w.model, robot)  # what a guarded approach may touch
         self.tips = TipKinematics(w.model, w.arm_qpos, config.end_effector, config.base_frame)
         self.renderer: SceneRenderer | None = None
         self._view_data = mujoco.MjData(w.model)
@@ -279,6 +281,11 @@ class SimBackend(Runner):
         run = replace(run, message=message, fraction=plan.fraction if done else run.fraction,
                       details={**run.details, **info, 'max_path_deviation_m': deviation})
         return self._result(run, frame)
+
+    async def move_until_contact(self, goal: GuardedGoal,
+                                 progress: ProgressFn | None = None) -> MotionResult:
+        """Approach in a straight line until the contact force passes the threshold."""
+        return await guarded.move_until_contact(self, goal, progress)
 
     async def stop(self) -> MotionResult:
         """Halt the arm and gripper and hold position (idempotent; not an e-stop)."""

@@ -47,6 +47,7 @@ class ArmMotion(Task[ArmRun]):
     """Track a :class:`Trajectory`; finish with an :class:`ArmRun`."""
 
     channel = 'arm'
+    backoff_s = 0.1  # a contact abort holds where the path was this long before
 
     def __init__(self, traj: Trajectory, guard: ContactGuard, *, force_limit_n: float,
                  timeout_s: float, tolerance_rad: float, notify: Notify | None = None,
@@ -103,7 +104,7 @@ class ArmMotion(Task[ArmRun]):
         self.t_halt = world.time
         target = d.qpos[world.arm_qpos].copy()
         if status is MotionStatus.CONTACT_ABORT:
-            k = self.traj.index(world.time - self.t0 - 0.1)
+            k = self.traj.index(world.time - self.t0 - self.backoff_s)
             target = self.traj.q[min(k, len(self.traj.q) - 1)]
         d.ctrl[world.pos_act] = target
         d.ctrl[world.vel_act] = 0.0

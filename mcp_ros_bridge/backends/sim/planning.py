@@ -198,8 +198,9 @@ class Planner:
 
     def cartesian(self, qpos: np.ndarray, q0: np.ndarray,
                   targets: list[tuple[np.ndarray, np.ndarray]], max_step: float,
-                  avoid_collisions: bool) -> CartesianPlan:
-        """IK each step of the straight segments; stop at the first failure."""
+                  avoid_collisions: bool, may_touch: frozenset[str] = frozenset()
+                  ) -> CartesianPlan:
+        """IK each step of the straight segments; stop at the first failure or collision."""
         with self.lock:
             k = self.kin
             k.set_state(qpos, self.held)
@@ -226,7 +227,9 @@ class Planner:
                         reason = t('sim_stop_no_ik')
                     elif np.abs(qn - q).max() > JUMP_THRESHOLD_RAD:
                         reason = t('sim_stop_jump')
-                    elif avoid_collisions and (hits := k.collisions(qn, PATH_CLEARANCE_M)):
+                    elif avoid_collisions and (hits := [  # may_touch: geoms allowed contact
+                            h for h in k.collisions(qn, PATH_CLEARANCE_M)
+                            if h.geom1 not in may_touch and h.geom2 not in may_touch]):
                         reason = t('sim_stop_collision', hits=', '.join(_describe(hits)))
                     if reason:
                         break

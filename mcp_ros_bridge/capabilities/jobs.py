@@ -1,0 +1,116 @@
+"""
+Jobs: tools made of several port calls, with progress per step and failures that say what happened.
+
+A failed step ends the job with that step's fixable error and what had already
+happened: the steps done, whether the gripper holds something and where the
+fingertip is ("holding the box at z 0.150 m").
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from mcp_ros_bridge.backends.port import BackendError, GripResult, GripStatus, MotionResult
+from mcp_ros_bridge.capabilities.base import CallContext, fmt, NUM, Outcome, STR
+from mcp_ros_bridge.messages import MESSAGES, t
+
+JOB_FIELDS = {'status': STR, 'message': STR, 'object': STR,
+              'steps_done': {'type': 'array', 'items': STR}, 'failed_step': STR,
+              'duration_s': NUM}
+
+
+class StepFailed(Exception):
+    """A job step failed; ``outcome`` is the error result to return."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        """Keep the outcome."""
+        super().__init__(outcome.text)
+        self.outcome = outcome
+
+
+class Job:
+    """Runs named steps in order, reporting progress and turning failures into outcomes."""
+
+    def __init__(self, ctx: CallContext, tool: str, steps: list[str], held: str = '') -> None:
+        """Prepare ``steps`` (message ids ``step_<name>``) of ``tool``."""
+        self.ctx, self.tool, self.steps = ctx, tool, steps
+        self.done: list[str] = []
+        self.held, self.current = held, ''
+        self.structured: dict[str, Any] = {'duration_s': 0.0}  # the robot's, summed per step
+
+    async def _step_progress(self, fraction: float, message: str) -> None:
+        """Report ``fraction`` of the current step as a fraction of the whole job."""
+        if self.ctx.progress is None:
+            return
+        i = self.steps.index(self.current) if self.current in self.steps else 0
+        await self.ctx.progress((i + max(0.0, min(1.0, fraction))) / len(self.steps),
+                                f"{t('step_' + self.current)}: {message}")
+
+    @property
+    def sub(self) -> Any:
+        """Return the progress function a backend call of this step reports to."""
+        return self._step_progress if self.ctx.progress else None
+
+    @asynccontextmanager
+    async def step(self, name: str) -> AsyncIterator[None]:
+        """Run one step; a BackendError inside becomes this step's failure."""
+        self.current = name
+        await self._step_progress(0.0, t('step_started'))
+        try:
+            yield
+        except BackendError as exc:
+            raise StepFailed(await self.failure(exc.code, exc.message, exc.advice or (
+                t('advice_' + exc.code) if 'advice_' + exc.code in MESSAGES else ''),
+                exc.details)) from exc
+        self.done.append(name)
+
+    async def moved(self, result: MotionResult) -> MotionResult:
+        """Fail the step unless the motion succeeded."""
+        self.took(result.duration_s)
+        if not result.succeeded:
+            key = f'motion_advice_{result.status.value}'
+            advice = str(result.details.get('advice') or (t(key) if key in MESSAGES else ''))
+            raise BackendError(str(result.details.get('code') or result.status.value),
+                               result.message, advice=advice.strip())
+        return result
+
+    async def gripped(self, result: GripResult, want: GripStatus) -> GripResult:
+        """Fail the step unless the gripper ended in ``want`` (HOLDING or OPEN)."""
+        self.took(result.duration_s)
+        if result.status is not want:
+            raise BackendError(result.status.value, result.message,
+                               advice=t(f'job_grip_fix_{want.value}'))
+        return result
+
+    def took(self, seconds: float) -> None:
+        """Add a step's motion time to the job's duration."""
+        self.structured['duration_s'] = round(self.structured['duration_s'] + seconds, 3)
+
+    async def where(self) -> str:
+        """Describe the robot now: what the gripper holds and the fingertip height."""
+        ctx = self.ctx
+        try:
+            grip = await ctx.backend.gripper_state()
+            tip = await ctx.backend.end_effector_pose(ctx.robot.base_frame,
+                                                      ctx.robot.end_effector)
+        except BackendError:
+            return t('job_state_unknown')
+        z = fmt(tip.position[2], 3)
+        if grip.status is GripStatus.HOLDING:
+            return t('job_state_holding', object=grip.object_name or self.held or '?', z=z)
+        return t('job_state_empty', status=grip.status.value, z=z)
+
+    async def failure(self, code: str, message: str, advice: str,
+                      details: dict[str, Any]) -> Outcome:
+        """Return the error outcome of the current step with what had already happened."""
+        done = ', '.join(t('step_' + s) for s in self.done) or t('job_nothing_done')
+        state = await self.where()
+        text = t('job_failed', tool=self.tool, step=t('step_' + self.current), code=code,
+                 message=message, advice=advice, done=done, state=state)
+        s = {**self.structured, 'status': 'FAILED', 'message': message,
+             'steps_done': list(self.done), 'failed_step': self.current}
+        return Outcome(text, s, is_error=True, error_code=code,
+                       error_details={**details, 'failed_step': self.current,
+                                      'steps_done': list(self.done), 'state': state})

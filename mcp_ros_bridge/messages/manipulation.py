@@ -1,0 +1,149 @@
+"""Texts of the guarded move and the pick and place jobs."""
+
+from mcp_ros_bridge.messages.table import both
+
+TABLE = {
+    'returns_move_until_contact': both(
+        'status CONTACT with the contact height (m), force (N) and distance travelled, or '
+        'NO_CONTACT after the whole distance',
+        '状态 CONTACT 及接触高度 (m)、力 (N) 和移动距离，或走完全程后的 NO_CONTACT'),
+    'guarded_label': both('guarded move', '接触停止运动'),
+    'guarded_contact': both(
+        'CONTACT: stopped on a {force} N contact at height {height} m after {travelled} m.'
+        '{where}',
+        'CONTACT：移动 {travelled} m 后在高度 {height} m 处因 {force} N 的接触而停止。{where}'),
+    'guarded_contact_unlocated': both('CONTACT: {message}.{where}',
+                                      'CONTACT：{message}。{where}'),
+    'guarded_no_contact': both(
+        'NO_CONTACT: moved {travelled} m without touching anything{limit}. To reach '
+        'further, call again with a larger max_distance_m.{where}',
+        'NO_CONTACT：移动了 {travelled} m，未接触任何物体{limit}。要走得更远，请用更大的 '
+        'max_distance_m 再次调用。{where}'),
+    'guarded_limited': both(' (the line ended at: {by})', '（直线止于：{by}）'),
+    'guarded_ended': both('Guarded move ended with {status}: {message}. {advice}{where}',
+                          '接触停止运动以 {status} 结束：{message}。{advice}{where}'),
+    'guarded_room_allowed': both(
+        'at least {minimum} m of room along the direction inside the workspace; it has {room} m',
+        '沿该方向在工作空间内至少需要 {minimum} m 的余量；当前只有 {room} m'),
+    'guarded_room_fix': both(
+        'Choose another direction (e.g. "up"), or move away from the workspace edge first. '
+        'A corrected call returns status CONTACT or NO_CONTACT.',
+        '请选择其他方向（例如 "up"），或先离开工作空间边缘。修正后的调用返回状态 CONTACT 或 NO_CONTACT。'),
+    'guarded_too_slow': both(
+        '{distance} m at {speed} m/s does not fit in the {timeout} s motion timeout',
+        '以 {speed} m/s 移动 {distance} m 超出了 {timeout} 秒的运动超时'),
+    'guarded_too_slow_fix': both(
+        'Send speed_mps >= {slowest} (e.g. {{"direction": "down", "max_distance_m": 0.1, '
+        '"speed_mps": 0.02}}) or a shorter max_distance_m; nothing moved. A corrected call '
+        'returns status CONTACT or NO_CONTACT.',
+        '请发送 speed_mps >= {slowest}（例如 {{"direction": "down", "max_distance_m": 0.1, '
+        '"speed_mps": 0.02}}）或更短的 max_distance_m；没有任何运动。修正后的调用返回状态 CONTACT 或 '
+        'NO_CONTACT。'),
+    'sim_label_guarded': both('approaching until contact', '正在接近直到接触'),
+    'sim_guarded_contact': both(
+        'contact force {force} N passed the {threshold} N threshold ({pair}); holding',
+        '接触力 {force} N 超过了 {threshold} N 的阈值（{pair}）；保持位置'),
+    'sim_guarded_no_contact': both('no contact within {travelled} m',
+                                   '{travelled} m 内没有接触'),
+    'sim_guarded_no_path': both(
+        'no straight line in that direction from here: {reason}; nothing moved',
+        '从当前位置沿该方向没有可行直线：{reason}；没有任何运动'),
+    'sim_guarded_no_path_fix': both(
+        'Move the gripper away from the obstacle or choose another direction, then call again.',
+        '请把夹爪移离障碍物或选择其他方向，然后再次调用。'),
+    'returns_pick_object': both(
+        'status HOLDING with the grasp and lift heights (m) and the steps done',
+        '状态 HOLDING、抓取和抬起高度 (m) 以及已完成的步骤'),
+    'returns_place_object': both(
+        'status PLACED with where the object came to rest (error m, tilt deg), or SET_DOWN '
+        'when release is false',
+        '状态 PLACED 及物体最终位置（误差 m、倾斜 deg）；release 为 false 时为 SET_DOWN'),
+    'step_started': both('started', '开始'),
+    'step_check': both('checking', '检查'),
+    'step_open': both('opening the gripper', '张开夹爪'),
+    'step_above': both('moving above the object', '移动到物体上方'),
+    'step_descend': both('descending', '下降'),
+    'step_grasp': both('grasping', '抓取'),
+    'step_lift': both('lifting', '抬起'),
+    'step_verify': both('verifying', '确认'),
+    'step_carry': both('carrying to the target', '搬运到目标'),
+    'step_touch': both('touching down', '接触放下'),
+    'step_release': both('releasing', '松开'),
+    'step_retreat': both('retreating', '撤离'),
+    'job_nothing_done': both('nothing', '无'),
+    'job_state_unknown': both('the robot state could not be read', '无法读取机器人状态'),
+    'job_state_holding': both('holding the {object} with the fingertip at z {z} m',
+                              '正夹持 {object}，指尖位于 z {z} m'),
+    'job_state_empty': both('gripper {status}, fingertip at z {z} m',
+                            '夹爪 {status}，指尖位于 z {z} m'),
+    'job_failed': both(
+        '{tool} stopped at step "{step}" with {code}: {message}. {advice} Done before: {done}. '
+        'Now: {state}.',
+        '{tool} 在步骤“{step}”停止，{code}：{message}。{advice} 此前已完成：{done}。当前：{state}。'),
+    'job_grip_fix_OPEN': both(
+        'Check the gripper with read_gripper_state; call again once it can open.',
+        '请用 read_gripper_state 检查夹爪；能张开后再次调用。'),
+    'job_grip_fix_HOLDING': both(
+        'The object is not between the fingers: check it with get_object_pose, open with '
+        'release_object and call pick_object again; a corrected call returns status HOLDING.',
+        '物体不在手指之间：请用 get_object_pose 检查，用 release_object 张开后再次调用 pick_object；'
+        '修正后的调用返回状态 HOLDING。'),
+    'pick_holding': both('the gripper already holds the {object}',
+                         '夹爪已夹持 {object}'),
+    'pick_holding_fix': both(
+        'Place it first with place_object (e.g. {{"target": {{"x": 0.45, "y": 0.2}}}}), then '
+        'pick again; nothing moved. A corrected call returns status HOLDING.',
+        '请先用 place_object 放下（例如 {{"target": {{"x": 0.45, "y": 0.2}}}}），再次拾取；没有任何运动。'
+        '修正后的调用返回状态 HOLDING。'),
+    'pick_lost': both('the {object} left the fingers while lifting',
+                      '{object} 在抬起时离开了手指'),
+    'pick_lost_fix': both(
+        'Look where it is with get_object_pose, then call pick_object again (a larger force_n '
+        'grips harder); a corrected call returns status HOLDING.',
+        '请用 get_object_pose 查看其位置，再次调用 pick_object（更大的 force_n 夹得更紧）；'
+        '修正后的调用返回状态 HOLDING。'),
+    'pick_done': both('HOLDING the {object}, lifted to z {z} m.',
+                      'HOLDING：已夹持 {object}，抬起到 z {z} m。'),
+    'place_fix': both(
+        'Fix {field}: allowed {allowed}; e.g. {example}. Nothing moved; a corrected call '
+        'returns status PLACED.',
+        '请修正 {field}：允许 {allowed}；例如 {example}。没有任何运动；修正后的调用返回状态 PLACED。'),
+    'place_one_of': both('send exactly one of target and on',
+                         '请只发送 target 与 on 中的一个'),
+    'place_one_of_allowed': both('target {{x, y}} (m) or on: one of {names}',
+                                 'target {{x, y}} (m) 或 on：{names} 之一'),
+    'place_on_itself': both('the {object} is the object being held',
+                            '{object} 正是被夹持的物体'),
+    'place_outside': both('the place target ({x}, {y}) m is outside the workspace',
+                          '放置目标 ({x}, {y}) m 超出工作空间'),
+    'place_outside_allowed': both('x in [{x0}, {x1}] m, y in [{y0}, {y1}] m',
+                                  'x 在 [{x0}, {x1}] m 内，y 在 [{y0}, {y1}] m 内'),
+    'place_not_holding': both('the gripper holds nothing (status {status})',
+                              '夹爪未夹持物体（状态 {status}）'),
+    'place_not_holding_fix': both(
+        'Pick the object first with pick_object (e.g. {{"object": "box"}}); nothing moved. A '
+        'corrected call returns status PLACED.',
+        '请先用 pick_object 拾取物体（例如 {{"object": "box"}}）；没有任何运动。修正后的调用返回状态 PLACED。'),
+    'place_unknown_held': both('the held object is not one of the known objects',
+                               '所夹物体不是已知物体'),
+    'place_unverified': both('placed; no pose source to check where it rests',
+                             '已放置；没有位姿来源可确认其位置'),
+    'place_off': both('the {object} came to rest {error} mm from the target, tilted {tilt} deg',
+                      '{object} 停在距目标 {error} mm 处，倾斜 {tilt} deg'),
+    'place_off_fix': both(
+        'Look at it with get_object_pose or capture_scene_image; pick_object it again and '
+        'place it; a corrected call returns status PLACED.',
+        '请用 get_object_pose 或 capture_scene_image 查看；再次 pick_object 后放置；'
+        '修正后的调用返回状态 PLACED。'),
+    'place_done': both('PLACED the {object} on the {support} at ({x}, {y}), centre z {z} m.',
+                       'PLACED：已把 {object} 放在 {support} 上 ({x}, {y})，中心 z {z} m。'),
+    'place_measured': both(' It rests {error} mm from there, tilted {tilt} deg.',
+                           '其静止位置与此相差 {error} mm，倾斜 {tilt} deg。'),
+    'place_set_down': both('SET_DOWN: the {object} touches the surface and is still held.',
+                           'SET_DOWN：{object} 已接触表面，仍被夹持。'),
+    'ros_guarded_contact': both(
+        'the wrist force changed by {force} N (threshold {threshold} N); the arm halted there',
+        '腕部力变化了 {force} N（阈值 {threshold} N）；机械臂已在该处停止'),
+    'ros_guarded_partial': both('MoveIt computed only {fraction} of the line',
+                                'MoveIt 只计算出 {fraction} 的直线'),
+}

@@ -1,0 +1,64 @@
+"""
+The envelope of a guarded move: speed, contact threshold, cone, and the room the box leaves.
+
+A guarded move goes "until contact", so an agent cannot know how far that is:
+its straight line is cut where it would leave the workspace box (the result
+says so) instead of being refused. It is refused, and nothing moves, when the
+box leaves less than :data:`MIN_ROOM_M` along the direction, the finger axis is
+outside the approach cone, or the speed or threshold is outside its limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+import math
+
+from mcp_ros_bridge.backends.port import GuardedGoal, Pose
+from mcp_ros_bridge.messages import t
+from mcp_ros_bridge.safety.envelope import Envelope, LimitError
+from mcp_ros_bridge.safety.path_watch import Slack
+
+MIN_ROOM_M = 0.001
+
+
+def room_along(p: Sequence[float], d: Sequence[float], lo: Sequence[float],
+               hi: Sequence[float]) -> float:
+    """Return how far (m) the point ``p`` may go along unit ``d`` and stay in the box."""
+    room = math.inf
+    for pi, di, a, b in zip(p, d, lo, hi):
+        if di > 1e-12:
+            room = min(room, (b - pi) / di)
+        elif di < -1e-12:
+            room = min(room, (pi - a) / -di)
+    return room
+
+
+async def check_guarded(envelope: Envelope, goal: GuardedGoal, start: Pose,
+                        in_workspace: Callable[[Pose], Awaitable[Pose]],
+                        notes: list[str]) -> tuple[GuardedGoal, bool]:
+    """
+    Return the checked goal (distance cut to the box) and whether the box cut it.
+
+    ``start`` is the tip pose now in the goal's frame; ``in_workspace``
+    expresses a pose in the workspace frame.
+    """
+    lim = envelope.limits
+    speed = envelope._bounded('speed_mps', goal.speed_mps, 0.0, lim.max_cartesian_speed_mps,
+                              True, notes)
+    force = envelope._bounded('contact_force_n', goal.force_threshold_n, 0.0,
+                              lim.contact_force_limit_n, True, notes)
+    envelope.orientation(start.orientation, t('guarded_label'), path=True,
+                         slack_deg=Slack().angle_deg)
+    end = replace(start, position=tuple(  # type: ignore[arg-type]
+        p + d for p, d in zip(start.position, goal.direction)))
+    a, b = (await in_workspace(start)).position, (await in_workspace(end)).position
+    ws = lim.workspace
+    room = room_along(a, [bi - ai for ai, bi in zip(a, b)], ws.lo, ws.hi)
+    if not room >= MIN_ROOM_M:
+        raise LimitError(f"workspace ({t('guarded_label')})", tuple(round(v, 4) for v in a),
+                         t('guarded_room_allowed', room=f'{max(room, 0.0):.4f}',
+                           minimum=MIN_ROOM_M), t('guarded_room_fix'))
+    cut = room < goal.max_distance_m
+    return replace(goal, max_distance_m=min(goal.max_distance_m, room), speed_mps=speed,
+                   force_threshold_n=force), cut

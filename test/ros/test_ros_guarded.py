@@ -1,0 +1,69 @@
+"""
+The guarded move on ROS through MCP: a wrench spike from the test peer stops it.
+
+A ``BridgeServer`` on a real ``RosBackend`` runs ``move_until_contact`` against
+the typed move_group fakes over DDS. The peer publishes the wrist wrench at
+1 kHz with a constant 5 N (the gripper's weight, which must not trip a 3 N
+threshold); once the fake arm executes, the peer adds 8 N. The guard trips on
+the change, the execution "stop" halts the arm (confirmed still from joint
+states) and the result is CONTACT with the change that stopped it.
+"""
+
+import asyncio
+import os
+import shutil
+
+import anyio
+from mcp import Client
+from mcp_ros_bridge.capabilities import KINDS
+from mcp_ros_bridge.catalog.loader import load_catalog
+from mcp_ros_bridge.server.bridge import BridgeServer
+from mcp_ros_bridge.server.calls import CallSettings
+from paths import CONFIG_DIR
+import pytest
+import ros_support
+import yaml
+
+pytestmark = [pytest.mark.ros_moveit, pytest.mark.anyio]
+pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
+moveit_rig = ros_support.import_moveit_rig()
+
+
+@pytest.mark.parametrize('mode', ('legacy', '2026-07-28'))
+async def test_guarded_move_stops_on_a_wrench_spike(tmp_path, mode):
+    raw = moveit_rig.tagged_yaml(moveit_rig.new_tag())
+    shutil.copy(os.path.join(CONFIG_DIR, 'tools.yaml'), tmp_path)
+    (tmp_path / 'robot.yaml').write_text(yaml.safe_dump(raw), encoding='utf-8')
+    catalog = load_catalog(str(tmp_path), kinds=KINDS).for_backend('ros')
+    async with moveit_rig.rigged(config=catalog.robot) as (backend, fake, pub, _):
+        fake.solution = [q + 0.02 for q in backend.config.home]
+        fake.duration_s = 20.0
+        bridge = BridgeServer(catalog, backend, CallSettings(motion_rate_per_s=1000.0,
+                                                             motion_burst=1000))
+        result = {}
+        try:
+            async with Client(bridge.server, mode=mode) as client:
+                async def move():
+                    result['r'] = await client.call_tool('move_until_contact', {
+                        'direction': 'down', 'max_distance_m': 0.05, 'contact_force_n': 3})
+
+                with anyio.fail_after(60):
+                    async with anyio.create_task_group() as tg:
+                        tg.start_soon(move)
+                        assert await asyncio.to_thread(fake.executing.wait, 30.0)
+                        assert 'r' not in result  # the 5 N at the start did not trip it
+                        pub.force = (0.0, 0.0, 13.0)
+        finally:
+            bridge.close()
+    r = result['r']
+    text = r.content[0].text
+    assert not r.is_error, text
+    s = r.structured_content
+    assert s['status'] == 'CONTACT', s
+    assert 7.0 < s['contact']['force_n'] < 9.5, s  # the change since the start, not |F|
+    assert s['contact']['point_source'] == 'tip'
+    assert s['stop_latency_s'] < 2.0
+    assert 'stop' in fake.events.received  # the path that actually halts MoveIt
+    request = fake.path_requests[-1]
+    assert request.avoid_collisions is False and request.max_cartesian_speed == pytest.approx(
+        0.02)
