@@ -71,6 +71,7 @@ async def run_release(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
 
 CLOSE_TOLERANCE_M = 0.002  # a gap this close to the target counts as reached
+EASE_OFF_M = 0.004  # blocked fingers open back by this much, so they stop squeezing
 
 
 async def run_close_gripper(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -88,10 +89,19 @@ async def run_close_gripper(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     s = _grip_dict(r)
     gap = fmt(r.width_m * 1000, 1)
     if r.status is GripStatus.OPEN and r.width_m <= target + CLOSE_TOLERANCE_M:
-        return Outcome(t('close_closed', gap=gap), s | {'status': 'CLOSED'})
+        text = t('close_closed', gap=gap)
+        return Outcome(text, s | {'status': 'CLOSED', 'message': text})
     if r.status in (GripStatus.OPEN, GripStatus.TIMED_OUT) and r.width_m > target:
-        return Outcome(t('close_blocked', gap=gap, target=fmt(target * 1000, 1)),
-                       s | {'status': 'BLOCKED'}, is_error=True, error_code='BLOCKED')
+        # Position control squeezes what blocks it: ease off to just around it.
+        eased = min(ctx.robot.gripper_max_width_m, r.width_m + EASE_OFF_M)
+        back = await ctx.backend.release(ReleaseGoal(width_m=eased, speed_mps=bound.speed_mps,
+                                                     timeout_s=bound.timeout_s), ctx.progress)
+        text = t('close_blocked', gap=gap, target=fmt(target * 1000, 1),
+                 eased=fmt(back.width_m * 1000, 1))
+        return Outcome(text, _grip_dict(back) | {'status': 'BLOCKED', 'message': text},
+                       is_error=True, error_code='BLOCKED',
+                       error_details={'blocked_at_m': round(r.width_m, 5),
+                                      'target_width_m': target})
     return Outcome(t('close_ended', status=r.status, message=r.message), s, is_error=True)
 
 

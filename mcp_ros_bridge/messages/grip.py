@@ -50,12 +50,13 @@ TABLE: dict[str, tuple[str, str]] = {
                          'CLOSED：指间距离 {gap} mm；未夹持物体。'),
     'close_blocked': both(
         'BLOCKED: the fingers stopped at {gap} mm, short of {target} mm: something is between '
-        'them. To hold it use grasp_object_force_control; to free it, release_object.',
-        'BLOCKED：手指停在 {gap} mm，未到 {target} mm：手指之间有物体。要夹持请用 '
+        'them; they eased off to {eased} mm and do not squeeze it. To hold it use '
+        'grasp_object_force_control; to free it, release_object.',
+        'BLOCKED：手指停在 {gap} mm，未到 {target} mm：手指之间有物体；手指已退到 {eased} mm，不再挤压。要夹持请用 '
         'grasp_object_force_control；要松开请用 release_object。'),
     'close_holding': both(
-        'The gripper holds the {object}; close_gripper does not squeeze a held object.',
-        '夹爪正夹持 {object}；close_gripper 不会挤压已夹持的物体。'),
+        'the gripper holds the {object}; close_gripper does not squeeze a held object',
+        '夹爪正夹持 {object}；close_gripper 不会挤压已夹持的物体'),
     'close_holding_fix': both(
         'Call grasp_object_force_control with a force_n to change the grip, or '
         'release_object first; then close_gripper returns CLOSED and the gap.',

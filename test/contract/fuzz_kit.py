@@ -30,7 +30,8 @@ MAX_STRING = 4096
 KEY_ALPHABET = string.ascii_letters + string.digits + '_.:-'
 MOTION_TOOLS = frozenset({'move_arm_to_pose', 'move_arm_joints', 'plan_trajectory',
                           'move_arm_relative', 'move_arm_to_posture',
-                          'grasp_object_force_control', 'release_object'})
+                          'grasp_object_force_control', 'release_object',
+                          'close_gripper'})
 CONE_DEG = load_robot(CONFIG_DIR)[0].limits.approach_cone_deg
 
 
@@ -293,6 +294,7 @@ async def fuzz_tool(client: Any, backend: Any, tool: Any, n: int, seed: int,
             stats.mutations[call.mutation] = stats.mutations.get(call.mutation, 0) + 1
         valid = oracle.valid(call.args)
         before = len(backend.calls)
+        moves_before = len(backend.motion_calls)  # a motion reads the scene before it moves
         stats.calls += 1
         try:
             result = await client.call_tool(tool.name, call.args)
@@ -309,7 +311,7 @@ async def fuzz_tool(client: Any, backend: Any, tool: Any, n: int, seed: int,
             if not result.is_error or code != 'LIMIT_EXCEEDED' or 'approach_cone' not in text:
                 stats.fail(f'{tool.name} #{i}: orientation outside the cone not refused: '
                            f'{call.args!r:.200}\n{text}')
-            if len(backend.calls) != before:
+            if len(backend.motion_calls) != moves_before:
                 stats.fail(f'{tool.name} #{i}: refused orientation reached the backend')
         elif valid:
             stats.valid += 1

@@ -90,4 +90,5 @@ def test_generator_and_oracle_are_independent_of_the_server() -> None:
         'replace', 'extra_key', 'drop_required', 'out_of_range'}
     assert MOTION_TOOLS == {'move_arm_to_pose', 'move_arm_joints', 'plan_trajectory',
                             'move_arm_relative', 'move_arm_to_posture',
-                            'grasp_object_force_control', 'release_object'}
+                            'grasp_object_force_control', 'release_object',
+                            'close_gripper'}

@@ -23,7 +23,8 @@ pytestmark = [pytest.mark.contract, pytest.mark.anyio]
 READ_ONLY = {'read_ft_sensor', 'get_joint_states', 'get_end_effector_pose', 'get_object_pose',
              'list_objects', 'capture_scene_image', 'read_gripper_state'}
 MOTION = {'move_arm_to_pose', 'move_arm_joints', 'plan_trajectory', 'move_arm_relative',
-          'move_arm_to_posture', 'grasp_object_force_control', 'release_object'}
+          'move_arm_to_posture', 'grasp_object_force_control', 'release_object',
+          'close_gripper'}
 VALID_CALLS: dict[str, dict[str, Any]] = {
     'move_arm_to_pose': {'position': {'x': 0.5, 'y': 0.1, 'z': 0.3},
                          'orientation': {'roll': 180, 'pitch': 0, 'yaw': 45},
@@ -35,6 +36,7 @@ VALID_CALLS: dict[str, dict[str, Any]] = {
                                       {'x': 0.5, 'y': 0.0, 'z': 0.15}]},
     'grasp_object_force_control': {'force_n': 15, 'strategy': 'gentle'},
     'release_object': {'width_m': 0.06},
+    'close_gripper': {'width_m': 0.01},
     'stop_arm': {},
     'read_ft_sensor': {'filter': 'moving_average', 'axes': ['Fz', 'Mx'], 'window': 10},
     'tare_ft_sensor': {'window': 50},
