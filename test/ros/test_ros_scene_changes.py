@@ -5,7 +5,7 @@ A ``BridgeServer`` on a real ``RosBackend`` drives the typed move_group fakes
 over DDS; a peer publishes the box's pose (PoseStamped, 20 Hz) as a perception
 node would. While the fake arm executes, the box is shifted 30 mm and tipped
 20 degrees: the motion result must name the box in ``scene_changes``; a motion
-during which nothing moves reports an empty list.
+during which nothing moves reports an empty list, and its fingertip path length.
 """
 
 import math
@@ -91,6 +91,8 @@ async def test_a_box_knocked_during_a_ros_motion_is_reported(tmp_path, mode):
             bridge.close()
     assert not quiet.is_error, quiet.content[0].text
     assert quiet.structured_content['scene_changes'] == []
+    # the executed plan's fingertip path: home's and ready's fingertips are 0.277 m apart
+    assert 0.277 <= quiet.structured_content['path_length_m'] < 0.4
     assert not hit.is_error, hit.content[0].text
     (change,) = hit.structured_content['scene_changes']
     assert change['object'] == 'box'

@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+import itertools
+import math
 from typing import Any
 
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionLimits,
@@ -119,6 +121,9 @@ class MoveItInterface:
         result = await self._execute(action, name,
                                      cartesian.build_execute_goal(plan, self.distro()),
                                      limits, progress)
+        if result.succeeded:  # it ran the checked plan: its fingertip path is the plan's
+            details['path_length_m'] = sum(math.dist(a.position, b.position)
+                                           for a, b in itertools.pairwise(poses))
         result = replace(result, details={**result.details, **details})
         return result
 
