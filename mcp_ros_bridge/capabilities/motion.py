@@ -17,8 +17,8 @@ from mcp_ros_bridge.capabilities.grip_report import add_grip_report, GRIP_REPORT
 from mcp_ros_bridge.capabilities.motion_advice import explain_cone_refusal, is_cone_refusal
 from mcp_ros_bridge.capabilities.preview import (PlannedOnly, preview_check, previews_plans,
                                                  unsupported)
-from mcp_ros_bridge.capabilities.scene_changes import (add_scene_changes, SCENE_CHANGES,
-                                                       scene_before)
+from mcp_ros_bridge.capabilities.scene_changes import (add_scene_changes, scene_before,
+                                                       SCENE_CHANGES)
 from mcp_ros_bridge.catalog.bindings import FrameBinding, PathBinding
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict, rpy_deg_to_quat
 from mcp_ros_bridge.messages import MESSAGES, t
