@@ -20,6 +20,7 @@ import sys
 import time
 
 import anyio
+from smoke import add_flag, done
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -81,7 +82,7 @@ def main() -> None:
     parser.add_argument('--slow', type=int, default=1100)
     parser.add_argument('--file-limit', type=int, default=1024)
     parser.add_argument('--stops', type=int, default=20)
-    parser.add_argument('--smoke', action='store_true', help='a few seconds: 150 slow, 3 stops')
+    add_flag(parser)  # a few seconds: 150 slow connections, 3 stops per case
     args = parser.parse_args()
     if args.smoke:
         args.slow, args.file_limit, args.stops = 150, 128, 3
@@ -89,6 +90,8 @@ def main() -> None:
     lines = report(anyio.run(run, args.slow, args.file_limit, args.stops))
     print('\n'.join(lines))
     assert len(lines) == 7, 'every case printed'
+    if args.smoke:
+        done()
 
 
 if __name__ == '__main__':

@@ -21,6 +21,8 @@ import statistics
 import sys
 import time
 
+from smoke import add_flag, check, done
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
@@ -90,7 +92,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     parser.add_argument('--messages', type=int, default=20000)
     parser.add_argument('--name-sets', type=int, default=20000)
-    parser.add_argument('--smoke', action='store_true')
+    add_flag(parser)
     args = parser.parse_args(argv)
     if args.smoke:
         args.messages, args.name_sets = 500, 300
@@ -131,9 +133,10 @@ def main(argv=None):
               f'   per joint {new_us:7.1f} us ({len(cache._joints)} joints kept)'
               f'   ratio {old_us / new_us:6.1f}x')
     if args.smoke:
-        assert all(us > 0 for us in rows.values()) and len(figures) == 3
+        check(ingest=list(rows.values()), reads=[us for f in figures for us in f[1:]])
+        assert len(figures) == 3
         assert figures[-1][1] > figures[0][1]  # the earlier design grows with name sets
-        print('smoke: ok')
+        done()
 
 
 if __name__ == '__main__':

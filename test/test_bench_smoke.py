@@ -19,6 +19,9 @@ SCRIPTS = {
     'bench_grip_slip.py': (('mujoco',), [
         rf'box .* N: lift 10 cm {NUM} mm; after {NUM} s of moves \(\d+ legs\) {NUM} mm, HOLDING',
         rf'cylinder .* N: lift 10 cm {NUM} mm; .* {NUM} mm, HOLDING']),
+    'bench_sim_arms.py': (('mujoco',), [
+        rf'panda \(hand-written\)\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}x\s+{NUM}x',
+        rf'ur5 \(URDF\)\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}x\s+{NUM}x']),
     'bench_sim.py': (('mujoco',), [rf'raw mj_step\s+:\s+{NUM}x', rf'world stepping\s+:\s+{NUM}x',
                                    rf'motion \(plan\+execute\)\s+:\s+{NUM}x']),
     'soak.py': (('mujoco',), [rf't=\s*\d+s rss={NUM} MiB threads=\d+ fds=\d+ read p99={NUM} ms',
@@ -39,6 +42,13 @@ SCRIPTS = {
     'bench_ros_ingest.py': (('rclpy',), [
         rf'bridge CPU\s+{NUM} % of one core', rf'received\s+wrench {NUM} Hz, joints {NUM} Hz',
         rf'take \+ parse \+ store\s+{NUM} us per message']),
+    'bench_http_stop.py': ((), [rf'kept, \d+ slow\s+{NUM}\s+{NUM}',
+                                rf'ratio p50 new, \d+ slow / new, none: {NUM}x']),
+    'bench_sensor_checks.py': (('rclpy',), [rf'joints, parse \+ check \+ store\s+{NUM} us',
+                                            rf'N=\s*\d+\s+earlier\s+{NUM} us.*ratio\s+{NUM}x']),
+    'bench_ros_death.py': (('rclpy', 'moveit_msgs'), [
+        rf'horizon {NUM} s\s+kill -> still: median {NUM} s, max {NUM} s',
+        rf'whole trajectory\s+kill -> still: median {NUM} s', rf'whole / bounded: {NUM}x']),
     'bench_ros_stop.py': (('rclpy', 'moveit_msgs'), [
         r'stop\s+to confirmed still: median \d+ ms', r'force guard\s+to confirmed still']),
 }

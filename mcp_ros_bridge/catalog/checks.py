@@ -113,7 +113,7 @@ def check_robot(config_dir: str) -> Checked:
     for path, message in problems:
         report.add('config-load', '', (), path, message, _LOAD_FIX)
     if not problems:
-        checked.robot = RobotConfig.from_dict(doc.data)
+        checked.robot = RobotConfig.from_dict(doc.data, config_dir)
         # references see the schema's defaults too (e.g. gripper.geometry.tip_past_tcp_m)
         checked.robot_doc = LoadedYaml(doc.file, fill_defaults(ROBOT_SCHEMA, doc.data),
                                        doc.lines)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -107,10 +107,16 @@ class RobotConfig:
     gripper_geometry: GripperGeometry
     limits: Limits
     ros: RosSettings
+    # description: urdf and srdf (absolute paths), group and tip; empty without one
+    description: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> RobotConfig:
-        """Build from a schema-validated ``robot.yaml`` mapping, filling the schema's defaults."""
+    def from_dict(cls, d: Mapping[str, Any], config_dir: str = '') -> RobotConfig:
+        """
+        Build from a schema-validated ``robot.yaml`` mapping, filling the schema's defaults.
+
+        ``config_dir``: where the description's relative file paths start.
+        """
         d = fill_defaults(ROBOT_SCHEMA, dict(d))
         lim = dict(d['limits'])
         ws = lim.pop('workspace')
@@ -149,7 +155,19 @@ class RobotConfig:
                                              _xyz(gr['geometry']['hand_size_m'])),
             limits=limits,
             ros=RosSettings.from_dict(d['ros']),
+            description=_description(d.get('description'), config_dir),
         )
+
+
+def _description(spec: Mapping[str, Any] | None, config_dir: str) -> Mapping[str, str]:
+    import os
+    if not spec:
+        return MappingProxyType({})
+    out = {k: str(v or '') for k, v in spec.items()}
+    for key in ('urdf', 'srdf'):
+        if out.get(key):
+            out[key] = os.path.join(config_dir, os.path.expanduser(out[key]))
+    return MappingProxyType(out)
 
 
 def _xyz(values: Sequence[float]) -> tuple[float, float, float]:

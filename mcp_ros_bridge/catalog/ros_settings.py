@@ -48,6 +48,7 @@ class RosSettings:
     sensor_drain_period_ms: float
     sensor_qos_depth: int
     force_guard: ForceGuard
+    execution_horizon_s: float  # 0: the whole trajectory at once
     gripper_position_scale: float | None  # None: derived from the gripper joints
     gripper_force_source: str
     tcp: Tcp | None  # None: the end effector is a link MoveIt knows
@@ -73,7 +74,8 @@ class RosSettings:
 
 _PROPERTIES: Mapping[str, Any] = ROS_SCHEMA['properties']
 _SCALARS = ('gripper_interface', 'distro', 'executor', 'sensor_ingest', 'sensor_drain_period_ms',
-            'sensor_qos_depth', 'force_guard', 'gripper_force_source', 'object_pose_max_age_s')
+            'sensor_qos_depth', 'force_guard', 'gripper_force_source', 'object_pose_max_age_s',
+            'execution_horizon_s')
 
 
 def _merged(key: str, d: Mapping[str, Any]) -> dict[str, Any]:

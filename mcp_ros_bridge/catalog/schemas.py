@@ -65,6 +65,9 @@ ROS_SCHEMA: dict[str, Any] = _obj({
                                'default': 4},
     'sensor_qos_depth': {'type': 'integer', 'minimum': 1, 'maximum': 1000, 'default': 200},
     'force_guard': _choice(ForceGuard, 'required'),
+    # Longest motion handed to MoveIt at once (s): the most a bridge that dies leaves running;
+    # 0 hands over the whole trajectory (backends/ros/horizon.py).
+    'execution_horizon_s': {'type': 'number', 'minimum': 0, 'maximum': 60, 'default': 1.0},
     'gripper_position_scale': _POS,
     'gripper_force_source': {'enum': ['commanded', 'joint_effort'], 'default': 'commanded'},
     'tcp': _obj({'parent_link': _NAME, 'offset_xyz': _VEC3}),

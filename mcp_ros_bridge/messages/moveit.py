@@ -102,4 +102,9 @@ TABLE: dict[str, tuple[str, str]] = {
         'the request was cancelled before a plan was executed; nothing moved',
         '请求在执行规划之前被取消；没有任何运动'),
     'moveit_unknown': both('MoveIt reported an unknown error code', 'MoveIt 报告了未知错误码'),
+    # backends/ros/moveit.py: progress of a MoveGroup / ExecuteTrajectory goal by feedback state.
+    'moveit_state_planning': both('planning', '规划中'),
+    'moveit_state_executing': both('executing', '执行中'),
+    'moveit_state_looking': both('looking around', '环顾中'),
+    'moveit_state_finishing': both('finishing', '即将完成'),
 }

@@ -184,6 +184,8 @@ TABLE: dict[str, tuple[str, str]] = {
     'why_gone_before': both('its client disconnected before it started', '其客户端在开始前断开了连接'),
     'why_client_gone': both('the client that requested it disconnected', '发起请求的客户端断开了连接'),
     'why_session_ended': both('the client ended its session', '客户端结束了会话'),
+    'why_client_silent': both('its client stopped answering pings (heartbeat_timeout_s)',
+                              '其客户端不再响应 ping（heartbeat_timeout_s）'),
     # server/repeats.py: idempotency keys.
     'key_refused': both('{tool} refused: {reason}. Nothing moved.', '{tool} 被拒绝：{reason}。没有任何运动。'),
     'key_not_repeated': both(
@@ -202,7 +204,7 @@ TABLE: dict[str, tuple[str, str]] = {
         'call ran.)',
         '（使用 idempotency_key {key} 的先前调用以 {earlier} 结束，不会重放；本次调用已执行。）'),
     # backends/sim: planning refusals and the contact guard.
-    'sim_target_at': both('({x}, {y}, {z}) m in panda_link0', 'panda_link0 中 ({x}, {y}, {z}) m'),
+    'sim_target_at': both('({x}, {y}, {z}) m in {frame}', '{frame} 中 ({x}, {y}, {z}) m'),
     'sim_ik_collides': both(
         'every IK solution for the target at {where} collides: {contacts}',
         '目标 {where} 的所有逆解都发生碰撞：{contacts}'),
@@ -213,11 +215,17 @@ TABLE: dict[str, tuple[str, str]] = {
         'no joint configuration reaches the target at {where} with the requested orientation',
         '没有关节构型能以所要求的姿态到达目标 {where}'),
     'sim_no_ik_fix': both(
-        'Nothing moved. The target is {reach} m from the shoulder (x 0, y 0, z 0.333 m in '
-        'panda_link0); with the fingers down (roll 180, pitch 0) targets within 0.70 m of it '
-        'are reachable, up to 0.80 m near table height. Move the target closer.',
-        '没有任何运动。目标距肩部 {reach} m（panda_link0 中 x 0、y 0、z 0.333 m）；手指向下（roll 180、pitch 0）时，距肩部 '
-        '0.70 m 以内的目标可达，接近桌面高度时可达 0.80 m。请把目标移近。'),
+        'Nothing moved. The target is {reach} m from the shoulder (x {sx}, y {sy}, z {sz} m in '
+        '{frame}); {reachable} Move the target closer.',
+        '没有任何运动。目标距肩部 {reach} m（{frame} 中 x {sx}、y {sy}、z {sz} m）；{reachable}'
+        '请把目标移近。'),
+    'sim_reach_panda': both(
+        'with the fingers down (roll 180, pitch 0) targets within 0.70 m of it are reachable, '
+        'up to 0.80 m near table height.',
+        '手指向下（roll 180、pitch 0）时，距肩部 0.70 m 以内的目标可达，接近桌面高度时可达 0.80 m。'),
+    'sim_reach_arm': both(
+        'the fingertips reach at most {max} m from it, less with the fingers down.',
+        '指尖距肩部最远 {max} m，手指向下时更近。'),
     'sim_goal_collides': both(
         'the goal configuration collides: {contacts}',
         '目标构型发生碰撞：{contacts}'),
@@ -251,8 +259,8 @@ TABLE: dict[str, tuple[str, str]] = {
         '没有相机 {camera}；可用相机：{cameras}'),
     'sim_unknown_frame': both('unknown frame {name}', '未知坐标系 {name}'),
     'sim_unknown_frame_fix': both(
-        'use the base frame panda_link0 or a link of the robot',
-        '请使用基座坐标系 panda_link0 或机器人的某个连杆'),
+        'use the base frame {base} or a link of the robot',
+        '请使用基座坐标系 {base} 或机器人的某个连杆'),
     'sim_arm_busy': both('another arm motion is still running', '另一个机械臂运动仍在进行'),
     'sim_arm_busy_fix': both('wait for it to finish or call stop first', '请等待它结束或先调用停止'),
     'sim_settled_off': both(

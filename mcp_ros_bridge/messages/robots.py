@@ -6,12 +6,65 @@ TABLE: dict[str, tuple[str, str]] = {
     # backends/sim/backend.py: the embedded simulation's one arm.
     'sim_other_arm': both(
         'the embedded simulation models the Franka Panda ({sim_count} joints {sim_first} .. '
-        '{sim_last}); this config describes {robot}, whose arm has {count} joints ({first} .. '
-        '{last})',
-        '内置仿真只模拟 Franka Panda（{sim_count} 个关节 {sim_first} .. {sim_last}）；此配置描述的是 '
-        '{robot}，其机械臂有 {count} 个关节（{first} .. {last}）'),
+        '{sim_last}) or an arm robot.yaml describes; this config describes {robot}, whose arm '
+        'has {count} joints ({first} .. {last}), without a description',
+        '内置仿真模拟 Franka Panda（{sim_count} 个关节 {sim_first} .. {sim_last}）或 robot.yaml '
+        '所描述的机械臂；此配置描述的是 {robot}，其机械臂有 {count} 个关节（{first} .. {last}），'
+        '但没有 description'),
     'sim_other_arm_fix': both(
-        'serve this robot with --backend ros beside its MoveIt, or use the shipped Panda config '
-        'for the simulation',
-        '请在该机器人的 MoveIt 旁用 --backend ros 运行，或在仿真中使用自带的 Panda 配置'),
+        'add description: {{urdf: FILE, srdf: FILE}} to robot.yaml (mcp-ros-bridge init '
+        '--urdf FILE writes it) to simulate this arm, or serve it with --backend ros beside '
+        'its MoveIt',
+        '在 robot.yaml 中加入 description: {{urdf: FILE, srdf: FILE}}（mcp-ros-bridge init '
+        '--urdf FILE 会写入）以仿真该机械臂，或在其 MoveIt 旁用 --backend ros 运行'),
+    # backends/sim/urdf_world.py: a description the simulation cannot build.
+    'sim_urdf_mesh': both(
+        'the simulation cannot build {robot}: the collision mesh {mesh} of link {link} is '
+        '{ext}, which MuJoCo cannot load (it reads {formats})',
+        '仿真无法构建 {robot}：连杆 {link} 的碰撞网格 {mesh} 是 {ext}，MuJoCo 无法加载（支持 '
+        '{formats}）'),
+    'sim_urdf_mesh_fix': both(
+        'give link {link} a <collision> with a primitive (box, cylinder, sphere) or an .stl '
+        'mesh (convert it, e.g. with meshlab or trimesh), or serve with --backend ros',
+        '为连杆 {link} 提供一个基本形状（box、cylinder、sphere）或 .stl 网格的 <collision>'
+        '（可用 meshlab 或 trimesh 转换），或用 --backend ros 运行'),
+    'sim_urdf_mesh_missing': both(
+        'the simulation cannot build {robot}: the collision mesh of link {link}, {mesh}, '
+        'does not exist',
+        '仿真无法构建 {robot}：连杆 {link} 的碰撞网格 {mesh} 不存在'),
+    'sim_urdf_mesh_missing_fix': both(
+        'correct the mesh filename in the URDF (relative paths start at the directory of '
+        'the URDF)',
+        '请更正 URDF 中的网格文件名（相对路径从 URDF 所在目录起算）'),
+    'sim_urdf_package': both(
+        'the simulation cannot build {robot}: no directory of package {package} (for mesh '
+        '{mesh} of link {link}) at or above the directory of the URDF',
+        '仿真无法构建 {robot}：在 URDF 所在目录及其上级中找不到包 {package} 的目录（连杆 {link} '
+        '的网格 {mesh}）'),
+    'sim_urdf_package_fix': both(
+        'keep the URDF inside its package {package}, or write the mesh paths relative to the '
+        'URDF',
+        '请把 URDF 放在其包 {package} 内，或把网格路径写成相对 URDF 的路径'),
+    'sim_urdf_compile': both(
+        'the simulation cannot build {robot}: MuJoCo refused its URDF: {error}',
+        '仿真无法构建 {robot}：MuJoCo 拒绝了其 URDF：{error}'),
+    'sim_urdf_compile_fix': both(
+        'correct the URDF element named above, or serve with --backend ros',
+        '请更正上面指出的 URDF 元素，或用 --backend ros 运行'),
+    'sim_home_collides': both(
+        'the simulation cannot start {robot}: its home posture [{home}] puts it into the scene '
+        '({contacts})',
+        '仿真无法启动 {robot}：其 home 姿态 [{home}] 使其与场景相撞（{contacts}）'),
+    'sim_home_collides_fix': both(
+        'set joints.postures.home in robot.yaml to a posture clear of the table (z = 0 is its '
+        'top, the base stands on it), e.g. the arm raised with the fingers down',
+        '请把 robot.yaml 中的 joints.postures.home 设为不碰桌面的姿态（桌面为 z = 0，基座立于其上），'
+        '例如机械臂抬起、手指向下'),
+    'sim_urdf_tcp': both(
+        'the simulation cannot build {robot}: ros.tcp.parent_link {link} is no link of the '
+        'arm up to its tip',
+        '仿真无法构建 {robot}：ros.tcp.parent_link {link} 不是机械臂（到末端为止）的连杆'),
+    'sim_urdf_tcp_fix': both(
+        'set ros.tcp.parent_link to the tip link or a link above it',
+        '请把 ros.tcp.parent_link 设为末端连杆或其上方的连杆'),
 }

@@ -58,6 +58,7 @@ TABLE: dict[str, tuple[str, str]] = {
     'moveit_partial_fix': both('move obstacles, shorten the path or choose waypoints closer to '
                                'the base', '请移开障碍物、缩短路径或选择离基座更近的路径点'),
     'moveit_finished': both('motion finished', '运动完成'),
+    'moveit_executing_part': both('executing, part {k} of {n}', '执行中，第 {k} 段，共 {n} 段'),
     'moveit_force_abort': both(
         'force {peak:.1f} N exceeded the {limit:.1f} N limit; the goal was cancelled',
         '力 {peak:.1f} N 超过了 {limit:.1f} N 的上限；目标已取消'),

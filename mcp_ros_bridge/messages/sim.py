@@ -49,4 +49,8 @@ TABLE = {
     'sim_release_open': both('Opened to {mm} mm.', '已张开到 {mm} mm。'),
     'sim_release_timeout': both('the fingers did not reach {mm} mm within {timeout} s',
                                 '手指未能在 {timeout} 秒内到达 {mm} mm'),
+    # backends/sim/backend.py: what a stale read was for.
+    'sim_what_joints': both('joint states', '关节状态'),
+    'sim_what_wrench': both('wrench samples', '力/力矩样本'),
+    'sim_what_gripper': both('gripper states', '夹爪状态'),
 }

@@ -38,6 +38,7 @@ from mcp_ros_bridge.safety.arbiter import (BusyError, MotionArbiter, StoppedBefo
 from mcp_ros_bridge.safety.envelope import EnvelopedBackend
 from mcp_ros_bridge.safety.idempotency import IdempotencyCache
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
+from mcp_ros_bridge.server import heartbeat
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.identity import peer, RequestContext, requester_key, session_scope
 from mcp_ros_bridge.server.live_config import carry_over
@@ -60,6 +61,7 @@ class CallSettings:
     idempotency_ttl_s: float = 600.0
     read_timeout_s: float = 15.0
     stop_wait_s: float = 5.0
+    heartbeat_timeout_s: float = 0.0  # 0: off (server/heartbeat.py)
     lang: str = 'en'  # of every result and error text (messages.LANGS)
 
 
@@ -218,7 +220,12 @@ class CallPipeline:
             return stopped_result(spec, 'why_gone_before')
         try:
             with self.arbiter.hold(spec.name, session_scope(ctx), request, epoch) as motion:
-                async with stopping_once_cancelled(motion, CANCELLED):
+                def silent() -> None:
+                    if self.arbiter.preempt('why_client_silent',
+                                            lambda _: self.arbiter.running is motion):
+                        log.warning('%s mid-motion; stopping the arm', t('why_client_silent'))
+                async with stopping_once_cancelled(motion, CANCELLED), heartbeat.watching(
+                        ctx.session, ctx.request_id, self.settings.heartbeat_timeout_s, silent):
                     return await self._run(ctx, spec, kind, args)
         except BusyError as exc:
             return error_result(t('refused', tool=spec.name, reason=exc), 'BUSY',

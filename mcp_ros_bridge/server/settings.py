@@ -47,7 +47,7 @@ class ServeOptions:
 
     config_dir: str = _setting('', 'directory with robot.yaml and tools.yaml; empty: the '
                                'shipped config', flag='--config', launch_name='config')
-    backend: str = _setting('sim', 'robot backend: sim (embedded MuJoCo Panda) or ros',
+    backend: str = _setting('sim', 'robot backend: sim (embedded MuJoCo simulation of the arm) or ros',
                             choices=BACKENDS, ros_default='ros')
     transport: str = _setting('stdio', 'MCP transport', choices=('stdio', 'http'),
                               launch_default='http')  # stdio needs the host to start the node
@@ -77,11 +77,12 @@ class ServeOptions:
         'token, any Host is accepted unless one is given', flag='--allowed-host'))
     http_max_connections: int = _setting(1000, 'HTTP connections served at once (kept below the '
                                          'open-file limit); a stop still gets in when all '
-                                         'are busy')
+                                         'are busy', low=1)
     http_head_timeout_s: float = _setting(10.0, 'seconds an HTTP connection may take to send '
-                                          'a request head (from its start or its last answer)')
+                                          'a request head (from its start or its last answer)',
+                                          above=0)
     http_body_timeout_s: float = _setting(10.0, 'seconds an HTTP request body may take to '
-                                          'arrive')
+                                          'arrive', above=0)
     motion_rate_per_s: float = _setting(_CALLS.motion_rate_per_s, 'motion calls per second '
                                         'per client (token bucket rate)', above=0)
     motion_burst: int = _setting(_CALLS.motion_burst, 'motion calls a client may make at once '
@@ -92,6 +93,9 @@ class ServeOptions:
                                      above=0)
     stop_wait_s: float = _setting(_CALLS.stop_wait_s, 'seconds a stop waits for the robot to '
                                   'hold still', above=0)
+    heartbeat_timeout_s: float = _setting(_CALLS.heartbeat_timeout_s, 'during a motion, ping '
+                                          'the client; stop the arm when a ping is unanswered '
+                                          'this many seconds; 0: off', low=0)
 
     def __post_init__(self) -> None:
         """Check every setting (type, choices, range); raise SettingError on the first bad one."""

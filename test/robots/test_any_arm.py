@@ -106,11 +106,12 @@ async def test_joint_arrays_of_another_arm_are_checked_whole(tmp_path, mode):
     assert len(goal.positions) == count
 
 
-def test_the_simulation_refuses_another_arm_in_one_line(arm_config):
+def test_the_simulation_refuses_an_arm_it_cannot_build_in_one_line(tmp_path):
     """The server answers, then ends with one line: the client sees EOF, never a hang."""
-    config, arm, _ = arm_config
-    if arm == 'panda':
-        pytest.skip('the embedded simulation is this Panda')
+    from mcp_ros_bridge.catalog.init_config import write_config
+    urdf, srdf, _ = arm_files('kinova')  # its collision meshes are COLLADA (.dae)
+    config = str(tmp_path / 'kinova')
+    write_config(config, urdf, srdf)
     hello = {'jsonrpc': '2.0', 'id': 0, 'method': 'initialize', 'params': {
         'protocolVersion': '2025-11-25', 'capabilities': {},
         'clientInfo': {'name': 't', 'version': '1'}}}
@@ -132,4 +133,5 @@ def test_the_simulation_refuses_another_arm_in_one_line(arm_config):
     assert proc.returncode != 0, err
     assert json.loads(out.splitlines()[0])['id'] == 0  # it served while the backend started
     (line,) = [x for x in err.splitlines() if x.startswith('mcp-ros-bridge:')]
-    assert 'embedded simulation models the Franka Panda' in line and '--backend ros' in line
+    assert 'cannot build kinova' in line and 'base.dae' in line and '.dae' in line
+    assert 'j2s6s200_link_base' in line and '.stl' in line and '--backend ros' in line

@@ -8,12 +8,13 @@ fakes have no IK), ``duration_s`` how long the planned motion takes.
 
 import threading
 
-from fake_moveit import (ExecutionEvents, FakeArm, fk, INVALID_GROUP_NAME, INVALID_LINK_NAME,
-                         LINKS, points_of, PREEMPTED, straight, SUCCESS, trajectory_msg)
+from fake_moveit import (ALLOWED_START_TOLERANCE, CONTROL_FAILED, ExecutionEvents, FakeArm, fk,
+                         INVALID_GROUP_NAME, INVALID_LINK_NAME, LINKS, points_of, PREEMPTED,
+                         straight, SUCCESS, trajectory_msg)
 from geometry_msgs.msg import PoseStamped
 from moveit_msgs.action import ExecuteTrajectory, MoveGroup
 from moveit_msgs.srv import GetCartesianPath, GetPositionFK
-from rclpy.action import ActionServer, CancelResponse
+from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.callback_groups import ReentrantCallbackGroup
 
 
@@ -34,6 +35,12 @@ class FakeMoveGroup:
     * execute_trajectory_action_capability.cpp: the cancel is accepted but never
       acted on (moveit/moveit2#2808); only a "stop" on trajectory_execution_event
       stops it (trajectory_execution_manager.cpp), answered PREEMPTED/aborted.
+    * trajectory_execution_manager.cpp: a trajectory pushed while another one runs
+      is refused ("Cannot push a new trajectory while another is being
+      executed"), and so is one whose first point is more than
+      allowed_start_tolerance (0.01 rad) from the current joints (validate): the
+      goal ends CONTROL_FAILED/aborted and the running motion goes on. An
+      execution is reported once the robot stopped (waitForRobotToStop).
     """
 
     def __init__(self, peer, config, pub):
@@ -47,29 +54,65 @@ class FakeMoveGroup:
         self.solution = None
         self.goals, self.executions, self.path_requests = [], [], []
         self.executing, self.cancel_seen = threading.Event(), threading.Event()
+        self.refused = []  # (why, trajectory points) of executions trajectory_execution refused
+        # ExecuteTrajectory goal number ``hold_goal`` (0, 1, ...) waits for ``release_goal``
+        # before it is accepted; ``goal_held`` says it is waiting.
+        self.hold_goal, self.goal_held, self.release_goal = None, threading.Event(), \
+            threading.Event()
+        self._goals_seen = 0
+        self._busy, self._push_lock = False, threading.Lock()
         group, node = ReentrantCallbackGroup(), peer.node
         self._servers = [
             ActionServer(node, MoveGroup, ros.actions['move_group'], self._move,
                          callback_group=group, cancel_callback=self._accept_cancel),
             ActionServer(node, ExecuteTrajectory, ros.actions['execute_trajectory'],
-                         self._execute, callback_group=group,
+                         self._execute, callback_group=group, goal_callback=self._goal,
                          cancel_callback=self._accept_cancel)]
         self._services = [
             node.create_service(GetPositionFK, ros.services['fk'], self._fk,
                                 callback_group=group),
             node.create_service(GetCartesianPath, ros.services['cartesian_path'],
                                 self._cartesian, callback_group=group)]
+        peer.before_close.append(self.release_goal.set)
         peer.after_spin.append(self.close)
+
+    def _goal(self, request):
+        number, self._goals_seen = self._goals_seen, self._goals_seen + 1
+        if number == self.hold_goal:
+            self.goal_held.set()
+            self.release_goal.wait(10.0)
+        return GoalResponse.ACCEPT
 
     def _accept_cancel(self, handle):
         self.cancel_seen.set()
         return CancelResponse.ACCEPT
 
+    def _push(self, points):
+        """Take the execution manager for ``points``; return why not ('' when taken)."""
+        with self._push_lock:
+            if self._busy:
+                why = 'another trajectory is being executed'
+            elif max(abs(a - b) for a, b in zip(points[0][1], self.arm.positions)) \
+                    > ALLOWED_START_TOLERANCE:
+                why = 'the trajectory does not start at the current state'
+            else:
+                self._busy = True
+                return ''
+        self.refused.append((why, points))
+        return why
+
     def _run(self, points, handle, honour_cancel):
-        self.events.stop.clear()
-        self.executing.set()
-        return self.arm.run(points, lambda: self.events.stop.is_set() or (
-            honour_cancel and handle.is_cancel_requested))
+        """Execute ``points``; return True (done), False (stopped) or None (refused)."""
+        if self._push(points):
+            return None
+        try:
+            self.events.stop.clear()
+            self.executing.set()
+            return self.arm.run(points, lambda: self.events.stop.is_set() or (
+                honour_cancel and handle.is_cancel_requested))
+        finally:
+            with self._push_lock:
+                self._busy = False
 
     def _move(self, handle):
         goal = handle.request
@@ -97,7 +140,12 @@ class FakeMoveGroup:
             handle.succeed()
             return result
         handle.publish_feedback(MoveGroup.Feedback(state='MONITOR'))
-        if not self._run(points, handle, honour_cancel=True):
+        done = self._run(points, handle, honour_cancel=True)
+        if done is None:
+            result.error_code.val = CONTROL_FAILED
+            handle.abort()
+            return result
+        if not done:
             result.error_code.val = PREEMPTED
             (handle.canceled if handle.is_cancel_requested else handle.abort)()
             return result
@@ -110,7 +158,8 @@ class FakeMoveGroup:
         result = ExecuteTrajectory.Result()
         handle.publish_feedback(ExecuteTrajectory.Feedback(state='MONITOR'))
         done = self._run(points_of(handle.request.trajectory), handle, honour_cancel=False)
-        result.error_code.val = self.exec_code if done else PREEMPTED
+        result.error_code.val = (CONTROL_FAILED if done is None else
+                                 self.exec_code if done else PREEMPTED)
         (handle.succeed if result.error_code.val == SUCCESS else handle.abort)()
         return result
 

@@ -9,6 +9,7 @@ joint positions and velocities through the test's :class:`SensorPublisher`.
 
 import math
 import threading
+import time
 
 import numpy as np
 from transforms3d.euler import euler2mat
@@ -16,6 +17,8 @@ from transforms3d.quaternions import mat2quat
 
 STEP_S = 0.004
 SUCCESS, PREEMPTED, INVALID_GROUP_NAME, INVALID_LINK_NAME = 1, -7, -15, -18
+CONTROL_FAILED = -4
+ALLOWED_START_TOLERANCE = 0.01  # rad, trajectory_execution_manager.cpp's default
 H = math.pi / 2
 # moveit_resources_panda_description: (link, parent joint origin xyz, rpy, revolute about z?)
 CHAIN = [('panda_link1', (0, 0, 0.333), (0, 0, 0), True),
@@ -70,11 +73,16 @@ class FakeArm:
         msg.velocity = list(v) + [0.0] * (len(msg.name) - self.n)
 
     def run(self, points, should_stop):
-        """Follow ``[(t, q), ...]`` in real time; return False when ``should_stop`` said so."""
+        """
+        Follow ``[(t, q), ...]`` in real time; return False when ``should_stop`` said so.
+
+        The trajectory's time is the wall clock's, as a controller's is: a busy
+        machine makes the steps coarser, not the motion longer.
+        """
         times = [t for t, _ in points]
         rows = np.array([q for _, q in points], dtype=float)
         clock = threading.Event()
-        t = 0.0
+        t, t0 = 0.0, time.monotonic()
         while t < times[-1]:
             if should_stop():
                 self._set(self.positions, [0.0] * self.n)  # the controller holds position
@@ -85,7 +93,7 @@ class FakeArm:
             velocity = (rows[i] - rows[i - 1]) / span
             self._set(rows[i - 1] + velocity * (t - times[i - 1]), velocity)
             clock.wait(STEP_S)
-            t += STEP_S
+            t = time.monotonic() - t0
         self._set(rows[-1], [0.0] * self.n)
         self.settle()
         return True

@@ -20,7 +20,9 @@ BAD = [
     ('motion_burst', 0, 'an integer >= 1'), ('ready_wait_s', -0.5, '>= 0'),
     ('watch', 'no', 'true or false'), ('use_sim_time', 1, 'true or false'),
     ('allowed_hosts', 'robot.lan', 'a list of strings'), ('allowed_origins', [1], 'strings'),
-    ('host', 127, 'a string'),
+    ('host', 127, 'a string'), ('heartbeat_timeout_s', -1.0, 'a number >= 0'),
+    ('http_max_connections', 0, 'an integer >= 1'), ('http_head_timeout_s', 0.0, '> 0'),
+    ('http_body_timeout_s', float('nan'), '> 0'),
 ]
 
 

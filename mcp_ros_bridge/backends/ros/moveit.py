@@ -3,7 +3,10 @@ MoveIt through its ROS interfaces.
 
 The interfaces are MoveGroup, compute_cartesian_path, ExecuteTrajectory and compute_fk.
 
-The goals come from the pure builders in :mod:`.goals` and :mod:`.cartesian`;
+The goals come from the pure builders in :mod:`.goals` and :mod:`.cartesian`; a
+checked plan is handed to ExecuteTrajectory in segments of at most
+``ros.execution_horizon_s`` (:mod:`.horizon`), so a bridge that dies leaves the
+arm moving for at most that long;
 ``moveit_msgs`` is imported by name when first used, so this module imports
 where MoveIt is absent (calls then raise ``UNSUPPORTED``).
 """
@@ -19,7 +22,8 @@ from typing import Any
 
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionLimits,
                                           MotionResult, MotionStatus, Pose, PoseGoal, ProgressFn)
-from mcp_ros_bridge.backends.ros import cartesian, error_codes, goals, plan_check, tcp
+from mcp_ros_bridge.backends.ros import (cartesian, error_codes, execution, goals, horizon,
+                                         plan_check, tcp)
 from mcp_ros_bridge.backends.ros.actions import ActionOutcome, call_service, GoalRunner
 from mcp_ros_bridge.backends.ros.guard import ForceGuard
 from mcp_ros_bridge.backends.ros.messages import (build_message, detect_distro, import_interface,
@@ -27,9 +31,17 @@ from mcp_ros_bridge.backends.ros.messages import (build_message, detect_distro, 
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.messages import t
 
-STATES = {'PLANNING': (0.1, 'planning'), 'MONITOR': (0.4, 'executing'),
-          'LOOK': (0.2, 'looking around'), 'IDLE': (0.95, 'finishing')}
-SUCCESS, PREEMPTED = 1, -7
+STATES = {'PLANNING': (0.1, 'moveit_state_planning'), 'MONITOR': (0.4, 'moveit_state_executing'),
+          'LOOK': (0.2, 'moveit_state_looking'), 'IDLE': (0.95, 'moveit_state_finishing')}
+
+
+def state_progress(feedback: Any) -> tuple[float, str] | None:
+    """Return the progress and its text (served language) of a MoveIt feedback state."""
+    found = STATES.get(feedback.state)
+    return None if found is None else (found[0], t(found[1]))
+
+
+SUCCESS = 1
 FK_CONCURRENCY = 8  # compute_fk requests in flight at once for a whole trajectory
 
 
@@ -80,7 +92,7 @@ class MoveItInterface:
         name = self.config.ros.actions['move_group']
         outcome = await self._runner.run(
             self._runner.client(action, name), build_message(action.Goal, data), name=name,
-            timeout_s=goal.limits.timeout_s, describe=lambda fb: STATES.get(fb.state),
+            timeout_s=goal.limits.timeout_s, describe=state_progress,
             progress=progress)
         if outcome.status == 'CANCELED':
             return MotionResult(MotionStatus.STOPPED, t('moveit_stopped_planning'),
@@ -116,16 +128,14 @@ class MoveItInterface:
             details['retimed_by'] = round(factor, 3)
         if self._runner.stop_count != stops:  # a stop arrived while planning or checking
             return MotionResult(MotionStatus.STOPPED, t('moveit_stopped_before'))
-        action = import_interface('moveit_msgs/action/ExecuteTrajectory', 'action')
-        name = self.config.ros.actions['execute_trajectory']
-        result = await self._execute(action, name,
-                                     cartesian.build_execute_goal(plan, self.distro()),
-                                     limits, progress)
+        segments = horizon.split(plan, self.config.ros.execution_horizon_s)
+        if len(segments) > 1:
+            details['segments'] = len(segments)
+        result = await self._execute(segments, limits, progress, stops)
         if result.succeeded:  # it ran the checked plan: its fingertip path is the plan's
             details['path_length_m'] = sum(math.dist(a.position, b.position)
                                            for a, b in itertools.pairwise(poses))
-        result = replace(result, details={**result.details, **details})
-        return result
+        return replace(result, details={**result.details, **details})
 
     async def follow_path(self, goal: CartesianGoal,
                           progress: ProgressFn | None) -> MotionResult:
@@ -154,25 +164,51 @@ class MoveItInterface:
         result = await self._run_checked(plan, goal.limits, progress, stops)
         return replace(result, fraction=response.fraction)
 
-    async def _execute(self, action: Any, name: str, data: dict[str, Any], limits: Any,
-                       progress: ProgressFn | None) -> MotionResult:
-        goal_msg = build_message(action.Goal, data)
+    async def _execute(self, segments: list[dict[str, Any]], limits: MotionLimits,
+                       progress: ProgressFn | None, stops: int) -> MotionResult:
+        """
+        Hand the segments to ExecuteTrajectory one after the other, each once the last ended.
 
-        def describe(feedback: Any) -> tuple[float, str] | None:
-            return STATES.get(feedback.state)
+        A stop, the force guard, a failed segment or the deadline ends the motion;
+        the next segment is then never sent, so the arm halts within one segment.
+        """
+        action = import_interface('moveit_msgs/action/ExecuteTrajectory', 'action')
+        name = self.config.ros.actions['execute_trajectory']
+        client, distro = self._runner.client(action, name), self.distro()
+        loop = asyncio.get_running_loop()
+        deadline, took = loop.time() + limits.timeout_s, 0.0
+        late: list[asyncio.Future[dict[str, Any]]] = []
 
+        def halt_a_late_start(feedback: Any) -> None:
+            # A stop raced the hand-over of a segment: halt it once MoveIt executes it.
+            if self._runner.stop_count != stops and not late and self._halt is not None:
+                late.append(asyncio.ensure_future(self._halt()))
         async with self._make_guard(limits) as guard:
             halting = asyncio.ensure_future(self._halt_when(guard.event))
             try:
-                outcome = await self._runner.run(
-                    self._runner.client(action, name), goal_msg, name=name,
-                    timeout_s=limits.timeout_s, interrupt=guard.event, describe=describe,
-                    progress=progress)
+                for k, segment in enumerate(segments):
+                    goal = build_message(action.Goal,
+                                         cartesian.build_execute_goal(segment, distro))
+                    outcome = await self._runner.run(
+                        client, goal, name=name, timeout_s=max(0.0, deadline - loop.time()),
+                        interrupt=guard.event, progress=progress,
+                        describe=horizon.progress_of(k, len(segments), state_progress,
+                                                     halt_a_late_start))
+                    took += outcome.duration_s
+                    if guard.event.is_set() or not execution.ended_well(outcome):
+                        break
+                    if self._runner.stop_count != stops and k + 1 < len(segments):
+                        outcome = replace(outcome, status='CANCELED', result=None)
+                        break  # stopped at a seam: the arm is at rest, nothing more is sent
             finally:
                 if not guard.event.is_set():
                     halting.cancel()
         halted = await halting if guard.event.is_set() else {}  # bounded: until_still
-        result = self._interpret(outcome, guard)
+        if outcome.status == 'TIMED_OUT' and not halted and self._halt is not None:
+            halted = await self._halt()  # the cancel alone leaves the segment running
+        if late:
+            await late[0]
+        result = self._interpret(replace(outcome, duration_s=took), guard)
         result = replace(result, peak_force_n=guard.peak_n if guard.peak_n > 0.0 else None,
                          details={**result.details, **halted})
         if progress is not None and result.succeeded:
@@ -186,30 +222,7 @@ class MoveItInterface:
 
     def _interpret(self, outcome: ActionOutcome, guard: ForceGuard) -> MotionResult:
         """Read how an ExecuteTrajectory goal ended (the plan was made and checked before)."""
-        took = outcome.duration_s
-        if guard.contact:
-            return MotionResult(MotionStatus.CONTACT_ABORT,
-                                t('moveit_force_abort', peak=guard.peak_n, limit=guard.limit_n),
-                                duration_s=took, peak_force_n=guard.peak_n,
-                                contact={'peak_force_n': guard.peak_n})
-        failed = guard.failure(took)  # the sensor went stale or sent an invalid sample
-        if failed is not None:
-            return failed
-        if outcome.status == 'TIMED_OUT':
-            return MotionResult(MotionStatus.TIMED_OUT,
-                                t('moveit_no_result', took=took),
-                                duration_s=took)
-        if outcome.status == 'CANCELED':
-            return MotionResult(MotionStatus.STOPPED, t('moveit_cancelled'), duration_s=took)
-        code = outcome.result.error_code.val if outcome.result is not None else 99999
-        if outcome.status == 'SUCCEEDED' and code == SUCCESS:
-            return MotionResult(MotionStatus.SUCCEEDED, t('moveit_finished'), duration_s=took)
-        if code == PREEMPTED:  # move_group halted the execution on a stop or cancel
-            return MotionResult(MotionStatus.STOPPED, t('moveit_stopped'), duration_s=took)
-        advice = error_codes.advice_for(code, 'execution')
-        return MotionResult(MotionStatus.FAILED, f'{error_codes.code_name(code)}: {advice}',
-                            duration_s=took,
-                            details={'code': error_codes.code_name(code), 'advice': advice})
+        return execution.interpret(outcome, guard)
 
     @staticmethod
     def _error(code: int, what: str, stage: str = '') -> BackendError:

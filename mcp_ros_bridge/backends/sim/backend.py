@@ -41,41 +41,36 @@ from .execution import Runner
 from .frames import express, frame_in_world, to_world
 from .grip_watch import ReadGripper
 from .gripper import Grasp, Release
-from .mjcf import ARM_JOINTS, CAMERAS, OBJECTS, Q_MAX, Q_MIN
 from .motion import ArmMotion, ArmRun
 from .planning import Planner
 from .render import MAX_H, MAX_W, SceneRenderer
 from .results import motion_result, path_deviation, ros_only
+from .sim_robot import PANDA, sim_robot_for
 from .tips import TipKinematics
 from .watchdog import ContactGuard
 from .world import World
 
 
 class SimBackend(Runner):
-    """A Franka Panda with wrist F/T sensor and gripper, simulated in MuJoCo."""
+    """An arm (the Franka Panda, or one built from its URDF) with F/T sensor and gripper."""
 
-    info = BackendInfo(name='sim', description='MuJoCo simulation of a Franka Emika Panda '
-                       'with a wrist force/torque sensor and the Franka Hand',
-                       previews_plans=True)
+    info = BackendInfo(name='sim', description=PANDA.summary, previews_plans=True)
 
     def __init__(self, config: RobotConfig, *, speed: float = 1.0, seed: int = 0,
                  ft_noise_n: float = 0.05, ft_noise_nm: float = 0.002) -> None:
         """Build the world; ``speed`` 1.0 is real time, 0 or inf as fast as possible."""
-        if tuple(config.arm_joints) != ARM_JOINTS:
-            arm = config.arm_joints
-            raise BackendError('UNSUPPORTED', t(
-                'sim_other_arm', sim_count=len(ARM_JOINTS), sim_first=ARM_JOINTS[0],
-                sim_last=ARM_JOINTS[-1], robot=config.robot, count=len(arm), first=arm[0],
-                last=arm[-1]), advice=t('sim_other_arm_fix'))
+        self.robot = robot = sim_robot_for(config)
+        if robot is not PANDA:
+            self.info = replace(self.info, description=robot.summary)
         self.config = config
         lim = config.limits
         self.world = World(speed=speed, seed=seed, ft_noise_n=ft_noise_n,
                            ft_noise_nm=ft_noise_nm, home=config.home,
-                           ft_rating=(lim.ft_rated_force_n, lim.ft_rated_torque_nm))
+                           ft_rating=(lim.ft_rated_force_n, lim.ft_rated_torque_nm), robot=robot)
         w = self.world
         self.planner = Planner(w.model, w.arm_qpos, w.arm_dof, seed,
-                               config.limits.joint_limit_margin_rad, config.home)
-        self.guard = ContactGuard(w.model)
+                               config.limits.joint_limit_margin_rad, config.home, robot)
+        self.guard = ContactGuard(w.model, robot)
         self.tips = TipKinematics(w.model, w.arm_qpos, config.end_effector, config.base_frame)
         self.renderer: SceneRenderer | None = None
         self._view_data = mujoco.MjData(w.model)
@@ -85,7 +80,8 @@ class SimBackend(Runner):
         """Use a reloaded robot.yaml from the next call on (only what may change live)."""
         self.config = config
         kin, margin = self.planner.kin, config.limits.joint_limit_margin_rad
-        kin.lo, kin.hi = np.array(Q_MIN) + margin, np.array(Q_MAX) - margin
+        kin.lo = np.array(self.robot.q_min) + margin
+        kin.hi = np.array(self.robot.q_max) - margin
         self.planner.home = np.array(config.home, dtype=float)
 
     async def start(self) -> None:
@@ -107,20 +103,21 @@ class SimBackend(Runner):
 
     # -- sensing -----------------------------------------------------------------------
     def _fresh(self, what: str) -> float:
+        """Return the age of the newest step; SENSOR_STALE naming ``what`` (a message id)."""
         age = self.world.age()
         if not self._started or age > self.config.limits.sensor_max_age_s:
-            raise BackendError('SENSOR_STALE', t('sim_stale', what=what, age=f'{age:.2f}'),
+            raise BackendError('SENSOR_STALE', t('sim_stale', what=t(what), age=f'{age:.2f}'),
                                advice=t('sim_stale_fix'))
         return age
 
     async def joint_states(self) -> JointStates:
         """Return arm and finger positions, velocities and efforts; SENSOR_FAULT if not finite."""
-        age = self._fresh('joint states')
+        age = self._fresh('sim_what_joints')
         return sensor_path.joint_states(self.world, age)
 
     async def wrench_samples(self, count: int) -> WrenchSamples:
         """Return the newest valid F/T samples (one per 2 ms step); SENSOR_FAULT if none."""
-        age = self._fresh('wrench samples')
+        age = self._fresh('sim_what_wrench')
         return sensor_path.wrench_samples(self.world, max(1, int(count)), self.config.ft_frame,
                                           age, self.config.limits.sensor_max_age_s)
 
@@ -152,10 +149,11 @@ class SimBackend(Runner):
 
     async def object_pose(self, name: str, frame: str) -> Pose:
         """Return the ground-truth pose of ``box`` or ``cylinder``."""
-        if name not in OBJECTS:
+        objects = self.robot.objects
+        if name not in objects:
             raise BackendError('UNKNOWN_OBJECT', t('sim_unknown_object', name=repr(name),
-                                                   known=', '.join(OBJECTS)),
-                               details={'known': list(OBJECTS)})
+                                                   known=', '.join(objects)),
+                               details={'known': list(objects)})
         return self._pose_of(name, frame)
 
     # -- arm motion ----------------------------------------------------------------------
@@ -173,7 +171,7 @@ class SimBackend(Runner):
     def _result(self, run: ArmRun, frame: str, target: Pose | None = None,
                 link: str = '') -> MotionResult:
         qpos = self.world.snapshot()[0]
-        joints = dict(zip(ARM_JOINTS, qpos[self.world.arm_qpos].tolist()))
+        joints = dict(zip(self.robot.arm_joints, qpos[self.world.arm_qpos].tolist()))
         return motion_result(run, self._pose_of(link, frame), joints, target)
 
     async def move_to_pose(self, goal: PoseGoal,
@@ -218,16 +216,17 @@ class SimBackend(Runner):
         self.planner.held = w.held_object
         q0 = qpos[w.arm_qpos]
         q1 = q0.copy()
-        unknown = sorted(set(goal.positions) - set(ARM_JOINTS))
+        arm = self.robot.arm_joints
+        unknown = sorted(set(goal.positions) - set(arm))
         if unknown:
             raise BackendError('INVALID_GOAL', t('sim_unknown_joints', unknown=unknown),
-                               advice=t('sim_unknown_joints_fix', joints=list(ARM_JOINTS)))
+                               advice=t('sim_unknown_joints_fix', joints=list(arm)))
         for name, value in goal.positions.items():
-            q1[ARM_JOINTS.index(name)] = value
+            q1[arm.index(name)] = value
         lo, hi = self.planner.kin.lo, self.planner.kin.hi
-        bad = [t('sim_joint_outside', joint=ARM_JOINTS[i], value=f'{q1[i]:.3f}',
+        bad = [t('sim_joint_outside', joint=arm[i], value=f'{q1[i]:.3f}',
                  lo=f'{lo[i]:.3f}', hi=f'{hi[i]:.3f}')
-               for i in range(7) if not lo[i] - 1e-9 <= q1[i] <= hi[i] + 1e-9]
+               for i in range(len(arm)) if not lo[i] - 1e-9 <= q1[i] <= hi[i] + 1e-9]
         if bad:
             raise BackendError('INVALID_GOAL', t('sim_joints_outside', bad='; '.join(bad)))
         traj = await self._planned(goal.limits, self.planner.joint_trajectory, qpos, q0, q1,
@@ -308,15 +307,16 @@ class SimBackend(Runner):
 
     async def gripper_state(self) -> GripperState:
         """Return gap, measured force, what is held and its slip in the hand since the grasp."""
-        self._fresh('gripper states')
+        self._fresh('sim_what_gripper')
         return await self._execute(ReadGripper(), None)
 
     async def capture_image(self, camera: str, width: int, height: int) -> Image:
         """Render the scene camera offscreen and return PNG bytes."""
-        camera = camera or CAMERAS[0]
-        if camera not in CAMERAS:
+        cameras = self.robot.cameras
+        camera = camera or cameras[0]
+        if camera not in cameras:
             raise BackendError('INVALID_GOAL', t('sim_unknown_camera', camera=repr(camera),
-                                                 cameras=', '.join(CAMERAS)))
+                                                 cameras=', '.join(cameras)))
         width, height = max(16, min(int(width), MAX_W)), max(16, min(int(height), MAX_H))
         if self.renderer is None:
             self.renderer = SceneRenderer(self.world.model)

@@ -1,7 +1,7 @@
 """
 Named frames of the simulated scene and rigid transforms between them.
 
-A frame is ``world`` (identical to ``panda_link0``), a body or a site of the
+A frame is ``world`` (identical to the arm's base link), a body or a site of the
 model. Poses are ``(position, quaternion wxyz)`` numpy pairs.
 """
 
@@ -42,8 +42,9 @@ def frame_getter(model: mujoco.MjModel, name: str) -> Getter:
     bid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, name)
     if bid >= 0:
         return lambda data: (data.xpos[bid].copy(), data.xquat[bid].copy())
+    base = model.body(model.body_rootid[model.jnt_bodyid[0]]).name  # the arm's root body
     raise BackendError('INVALID_GOAL', t('sim_unknown_frame', name=repr(name)),
-                       advice=t('sim_unknown_frame_fix'),
+                       advice=t('sim_unknown_frame_fix', base=base),
                        details={'known_frames': frame_names(model)})
 
 

@@ -18,19 +18,19 @@ from mcp_ros_bridge.messages import t
 import numpy as np
 
 from .grip_watch import finger_contacts, let_go, take_hold
-from .mjcf import FINGER_FORCE_MAX, FINGER_KP, FINGER_KV, FINGER_MAX
 from .world import Task, World
 
 Notify = Callable[[float, str], None]
 SQUEEZE_S = 0.3
 
 
-def set_mode(world: World, force: bool, limit: float = FINGER_FORCE_MAX) -> None:
+def set_mode(world: World, force: bool, limit: float | None = None) -> None:
     """Switch both finger actuators to force or position mode, capped at ``limit`` N."""
-    m = world.model
+    m, hand = world.model, world.robot
+    limit = hand.finger_force_max if limit is None else limit
     for a, j in zip(world.finger_act, m.actuator_trnid[world.finger_act, 0]):
-        m.actuator_gainprm[a, 0] = 1.0 if force else FINGER_KP
-        m.actuator_biasprm[a, :3] = (0.0, 0.0 if force else -FINGER_KP, -FINGER_KV)
+        m.actuator_gainprm[a, 0] = 1.0 if force else hand.finger_kp
+        m.actuator_biasprm[a, :3] = (0.0, 0.0 if force else -hand.finger_kp, -hand.finger_kv)
         m.jnt_actfrcrange[j] = (-limit, limit)
 
 
@@ -113,7 +113,7 @@ class Grasp(_FingerTask):
                 d.ctrl[world.finger_act] = 0.0
                 return self.result(world, GripStatus.EMPTY, t('sim_grasp_empty'), 0.0, False)
             elif self.notify and world.steps % 50 == 0:
-                self.notify(min(0.9, elapsed * self.speed / max(FINGER_MAX * 2, 1e-6)),
+                self.notify(min(0.9, elapsed * self.speed / max(world.robot.finger_max * 2, 1e-6)),
                             t('sim_grasp_closing', mm=f'{q.sum() * 1000:.1f}'))
             return None
         if world.time - self.t_squeeze > SQUEEZE_S - 0.05:
@@ -141,11 +141,13 @@ class Release(_FingerTask):
                  notify: Notify | None = None) -> None:
         """Open to ``width_m`` (clamped to the hand's range) at ``speed`` m/s."""
         super().__init__(speed, timeout, notify)
-        self.goal = float(np.clip(width_m, 0.0, 2 * FINGER_MAX)) / 2
+        self.width_m = width_m
+        self.goal = 0.0
 
     def start(self, world: World) -> None:
         """Leave force mode and forget the held object."""
         self.t0 = world.time
+        self.goal = float(np.clip(self.width_m, 0.0, 2 * world.robot.finger_max)) / 2
         self.q0 = world.data.qpos[world.finger_qpos].copy()
         let_go(world)
         set_mode(world, force=False)

@@ -13,11 +13,8 @@ from dataclasses import dataclass
 import mujoco
 import numpy as np
 
-from . import mjcf
+from .sim_robot import PANDA, SimRobot
 
-ARM_LINKS = tuple(f'panda_link{i}' for i in range(1, 8))
-HAND_BODIES = ('panda_link8', 'panda_hand', 'panda_leftfinger', 'panda_rightfinger',
-               'panda_hand_tcp')
 _MARGIN = 0.02
 
 
@@ -47,23 +44,23 @@ class Kinematics:
     """Kinematic queries for the arm; one instance per thread."""
 
     def __init__(self, model: mujoco.MjModel, arm_qpos: np.ndarray, arm_dof: np.ndarray,
-                 margin_rad: float = 0.0) -> None:
-        """Use ``model`` for kinematics and a margin-widened copy for collisions."""
+                 margin_rad: float = 0.0, robot: SimRobot = PANDA) -> None:
+        """Use ``model`` (of ``robot``) for kinematics and a margin-widened copy for collisions."""
         self.m = model
         self.d = mujoco.MjData(model)
-        self.cm = mujoco.MjModel.from_xml_string(mjcf.build_mjcf())
+        self.cm = robot.build_model()
         self.cm.geom_margin[:] = _MARGIN
         self.cd = mujoco.MjData(self.cm)
         self.qadr, self.dadr = arm_qpos, arm_dof
-        self.lo = np.array(mjcf.Q_MIN) + margin_rad
-        self.hi = np.array(mjcf.Q_MAX) - margin_rad
-        self.tcp = model.site('panda_hand_tcp').id
+        self.lo = np.array(robot.q_min) + margin_rad
+        self.hi = np.array(robot.q_max) - margin_rad
+        self.tcp = model.site(robot.tcp).id
         self._jp = np.zeros((3, model.nv))
         self._jr = np.zeros((3, model.nv))
         names = [model.body(b).name for b in range(model.nbody)]
-        self._arm_bodies = {model.body(n).id for n in ARM_LINKS + ('panda_link0',)}
-        self._hand_bodies = {model.body(n).id for n in HAND_BODIES}
-        self._objects = {model.body(n).id for n in mjcf.OBJECTS}
+        self._arm_bodies = {model.body(n).id for n in robot.arm_links}
+        self._hand_bodies = {model.body(n).id for n in robot.hand_bodies}
+        self._objects = {model.body(n).id for n in robot.objects}
         self.body_names = names
         self.held = -1
 

@@ -83,12 +83,36 @@ def _arm_xml() -> tuple[str, str]:
     return '\n'.join(out), '</body>' * len(_LINKS)
 
 
-def _finger_xml(n: int, side: int) -> str:
+RED, BLUE = '0.85 0.2 0.15 1', '0.2 0.45 0.85 1'
+
+
+def object_xml(name: str, shape: str, size: Sequence[float], mass: float,
+               pos: Sequence[float], rgba: str) -> str:
+    """Return a free body with one geom (``size``: MuJoCo's half sizes), both named ``name``."""
+    return f"""<body name="{name}" pos="{_v(pos)}">
+    <freejoint name="{name}_joint"/>
+    <geom name="{name}" class="obj" type="{shape}" size="{_v(size)}" mass="{mass:g}"
+          rgba="{rgba}"/>
+  </body>"""
+
+
+def finger_body(prefix: str, n: int) -> str:
+    """Return the name of finger ``n`` (1 left, 2 right) of the hand named by ``prefix``."""
+    return f"{prefix}{'left' if n == 1 else 'right'}finger"
+
+
+def finger_joint(prefix: str, n: int) -> str:
+    """Return the name of the slide joint of finger ``n``."""
+    return f'{prefix}finger_joint{n}'
+
+
+def finger_xml(n: int, side: int, prefix: str = 'panda_') -> str:
+    """Return the body of finger ``n``: a force-limited slide joint, a stem and a pad."""
     y = 0.006 * side
     return f"""
-<body name="panda_{'left' if n == 1 else 'right'}finger" pos="0 0 0.0584" gravcomp="1">
+<body name="{finger_body(prefix, n)}" pos="0 0 0.0584" gravcomp="1">
   <inertial pos="0 {y} 0.03" mass="0.015" diaginertia="2e-5 2e-5 5e-6"/>
-  <joint name="panda_finger_joint{n}" type="slide" axis="0 {side} 0" range="0 {FINGER_MAX}"
+  <joint name="{finger_joint(prefix, n)}" type="slide" axis="0 {side} 0" range="0 {FINGER_MAX}"
          armature="0.05" damping="2" actuatorfrcrange="{-FINGER_FORCE_MAX} {FINGER_FORCE_MAX}"/>
   <geom name="finger{n}_stem" class="hand" type="box" pos="0 {2 * y} 0.008"
         size="0.01 0.006 0.008"/>
@@ -96,38 +120,53 @@ def _finger_xml(n: int, side: int) -> str:
 </body>"""
 
 
-def _grip_contacts() -> str:
+def grip_contacts(prefix: str = 'panda_', objects: Sequence[str] = OBJECTS) -> str:
     """Return explicit pad-object contact pairs (stiff) replacing the fingers' default ones."""
     out = []
-    for n, side in ((1, 'left'), (2, 'right')):
-        for obj in OBJECTS:
-            out.append(f'<exclude body1="panda_{side}finger" body2="{obj}"/>')
+    for n in (1, 2):
+        for obj in objects:
+            out.append(f'<exclude body1="{finger_body(prefix, n)}" body2="{obj}"/>')
             out.append(f'<pair geom1="finger{n}_pad" geom2="{obj}" condim="4" '
                        f'friction="1.2 1.2 0.01 0.0005 0.0005" solref="{GRIP_SOLREF}"/>')
     return '\n  '.join(out)
 
 
-def _stiction_welds() -> str:
+def stiction_welds(hand: str = 'panda_hand', objects: Sequence[str] = OBJECTS) -> str:
     """Return one inactive hand-object weld per object: static friction while held."""
-    welds = [f'<weld name="grip_{obj}" body1="panda_hand" body2="{obj}" active="false" '
-             f'solref="{WELD_SOLREF}"/>' for obj in OBJECTS]
+    welds = [f'<weld name="grip_{obj}" body1="{hand}" body2="{obj}" active="false" '
+             f'solref="{WELD_SOLREF}"/>' for obj in objects]
     return '\n  '.join(welds)
 
 
-def build_mjcf() -> str:
-    """Return the complete MJCF document of the scene."""
-    arm_open, arm_close = _arm_xml()
+def actuators(joints: Sequence[str], q_min: Sequence[float], q_max: Sequence[float],
+              dq_max: Sequence[float], kp: Sequence[float], kv: Sequence[float],
+              fingers: Sequence[str]) -> list[str]:
+    """Return the arm's position and velocity servos and the fingers' switchable ones."""
     acts = []
-    for i, j in enumerate(ARM_JOINTS):
-        acts.append(f'<position name="{j}_pos" joint="{j}" kp="{KP[i]}" '
-                    f'ctrlrange="{Q_MIN[i]} {Q_MAX[i]}"/>')
-        acts.append(f'<velocity name="{j}_vel" joint="{j}" kv="{KV[i]}" '
-                    f'ctrlrange="{-DQ_MAX[i]} {DQ_MAX[i]}"/>')
-    for j in FINGER_JOINTS:
+    for i, j in enumerate(joints):
+        acts.append(f'<position name="{j}_pos" joint="{j}" kp="{kp[i]}" '
+                    f'ctrlrange="{q_min[i]} {q_max[i]}"/>')
+        acts.append(f'<velocity name="{j}_vel" joint="{j}" kv="{kv[i]}" '
+                    f'ctrlrange="{-dq_max[i]} {dq_max[i]}"/>')
+    for j in fingers:
         acts.append(f'<general name="{j}" joint="{j}" gaintype="fixed" biastype="affine" '
                     f'gainprm="{FINGER_KP}" biasprm="0 {-FINGER_KP} {-FINGER_KV}" '
                     f'ctrlrange="-{FINGER_FORCE_MAX} {FINGER_FORCE_MAX}"/>')
-    return f"""<mujoco model="panda_scene">
+    return acts
+
+
+def hand_xml(prefix: str, ft_site: str, tcp: str) -> str:
+    """Return the hand's content: F/T site, palm, two fingers and the TCP site."""
+    return f"""<site name="{ft_site}" size="0.01" rgba="1 0.5 0 1"/>
+        <geom name="hand_body" class="hand" type="box" pos="0 0 0.031" size="0.025 0.1 0.027"/>
+        {finger_xml(1, 1, prefix)}
+        {finger_xml(2, -1, prefix)}
+        <site name="{tcp}" pos="0 0 {TCP_OFFSET}" size="0.005" rgba="0 1 0 0.5"/>"""
+
+
+def head_xml(model: str) -> str:
+    """Return the document's opening: compiler, options, visual, defaults and assets."""
+    return f"""<mujoco model="{model}">
 <compiler angle="radian" autolimits="true"/>
 <option timestep="{TIMESTEP}" integrator="implicitfast" cone="elliptic" impratio="10"/>
 <visual><global offwidth="1280" offheight="960"/><quality shadowsize="2048"/></visual>
@@ -147,9 +186,12 @@ def build_mjcf() -> str:
   <texture name="grid" type="2d" builtin="checker" rgb1="0.55 0.42 0.3" rgb2="0.5 0.38 0.27"
            width="256" height="256"/>
   <material name="wood" texture="grid" texrepeat="6 6"/>
-</asset>
-<worldbody>
-  <light pos="0.5 -0.6 2.2" dir="0 0.3 -1" diffuse="0.8 0.8 0.8" castshadow="true"/>
+</asset>"""
+
+
+def scene_xml() -> str:
+    """Return lights, floor, table (its top is z = 0) and the scene camera, for <worldbody>."""
+    return """  <light pos="0.5 -0.6 2.2" dir="0 0.3 -1" diffuse="0.8 0.8 0.8" castshadow="true"/>
   <light pos="1.5 1 1.5" dir="-1 -0.6 -1" diffuse="0.35 0.35 0.35" castshadow="false"/>
   <geom name="floor" type="plane" pos="0 0 -0.75" size="3 3 0.1" rgba="0.3 0.3 0.32 1"
         contype="2" conaffinity="1"/>
@@ -158,7 +200,16 @@ def build_mjcf() -> str:
   <geom name="table_top" type="box" pos="0.35 0 -0.025" size="0.65 0.8 0.025" material="wood"
         contype="0" conaffinity="0"/>
   <camera name="scene" pos="1.55 1.05 0.85" mode="targetbody" target="look_at" fovy="45"/>
-  <body name="look_at" pos="0.35 0 0.15"/>
+  <body name="look_at" pos="0.35 0 0.15"/>"""
+
+
+def build_mjcf() -> str:
+    """Return the complete MJCF document of the scene."""
+    arm_open, arm_close = _arm_xml()
+    acts = actuators(ARM_JOINTS, Q_MIN, Q_MAX, DQ_MAX, KP, KV, FINGER_JOINTS)
+    return f"""{head_xml('panda_scene')}
+<worldbody>
+{scene_xml()}
   <body name="panda_link0">
     <inertial pos="-0.04 0 0.06" mass="2.8" diaginertia="0.01 0.01 0.01"/>
     <geom class="arm" type="cylinder" fromto="-0.04 0 0 -0.04 0 0.14" size="0.1"/>
@@ -170,8 +221,8 @@ def build_mjcf() -> str:
         <inertial pos="-0.01 0 0.03" mass="0.73" diaginertia="0.001 0.0025 0.0017"/>
         <site name="panda_ft_sensor" size="0.01" rgba="1 0.5 0 1"/>
         <geom name="hand_body" class="hand" type="box" pos="0 0 0.031" size="0.025 0.1 0.027"/>
-        {_finger_xml(1, 1)}
-        {_finger_xml(2, -1)}
+        {finger_xml(1, 1)}
+        {finger_xml(2, -1)}
         <body name="panda_hand_tcp" pos="0 0 {TCP_OFFSET}">
           <site name="panda_hand_tcp" size="0.005" rgba="0 1 0 0.5"/>
         </body>
@@ -179,22 +230,14 @@ def build_mjcf() -> str:
     </body>
     {arm_close}
   </body>
-  <body name="box" pos="0.5 0 0.025">
-    <freejoint name="box_joint"/>
-    <geom name="box" class="obj" type="box" size="0.025 0.025 0.025" mass="0.2"
-          rgba="0.85 0.2 0.15 1"/>
-  </body>
-  <body name="cylinder" pos="0.3 0.35 0.05">
-    <freejoint name="cylinder_joint"/>
-    <geom name="cylinder" class="obj" type="cylinder" size="0.025 0.05" mass="0.15"
-          rgba="0.2 0.45 0.85 1"/>
-  </body>
+  {object_xml('box', 'box', (0.025, 0.025, 0.025), 0.2, (0.5, 0, 0.025), RED)}
+  {object_xml('cylinder', 'cylinder', (0.025, 0.05), 0.15, (0.3, 0.35, 0.05), BLUE)}
 </worldbody>
 <contact>
-  {_grip_contacts()}
+  {grip_contacts()}
 </contact>
 <equality>
-  {_stiction_welds()}
+  {stiction_welds()}
 </equality>
 <actuator>
   {chr(10).join(acts)}

@@ -79,7 +79,7 @@ class ArmMotion(Task[ArmRun]):
         """Remember the start time (and the newest F/T rejection so far)."""
         self.t0 = world.time
         self._bad0 = world.ft_rejections.newest
-        self.tcp = world.model.site('panda_hand_tcp').id
+        self.tcp = world.model.site(world.robot.tcp).id
         self.s0, self.last = world.steps, len(self.traj.q) - 1
         self._acc = np.zeros(world.model.nv)
         self._tau = np.zeros(world.model.nv)

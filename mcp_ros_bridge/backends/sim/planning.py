@@ -22,12 +22,10 @@ import numpy as np
 from . import trajectory
 from .frames import compose, frame_in_world, inverse
 from .kinematics import Collision, Kinematics, quat_error
-from .mjcf import DDQ_MAX, DQ_MAX
+from .sim_robot import PANDA, SimRobot
 
-RIGID_TO_TCP = ('panda_hand_tcp', 'panda_hand', 'panda_link8', 'panda_ft_sensor')
 PATH_CLEARANCE_M = 0.003
 JUMP_THRESHOLD_RAD = 0.3
-SHOULDER = np.array([0.0, 0.0, 0.333])  # panda_joint2's axis in panda_link0 (m)
 
 
 @dataclasses.dataclass
@@ -50,10 +48,13 @@ class Planner:
     """IK and trajectory construction for one backend (thread-safe)."""
 
     def __init__(self, model: mujoco.MjModel, arm_qpos: np.ndarray, arm_dof: np.ndarray,
-                 seed: int, margin_rad: float, home: tuple[float, ...]) -> None:
+                 seed: int, margin_rad: float, home: tuple[float, ...],
+                 robot: SimRobot = PANDA) -> None:
         """Create scratch kinematics and a seeded random generator for restarts."""
         self.home = np.array(home, dtype=float)
-        self.kin = Kinematics(model, arm_qpos, arm_dof, margin_rad)
+        self.robot = robot
+        self.dq_max, self.ddq_max = np.array(robot.dq_max), np.array(robot.ddq_max)
+        self.kin = Kinematics(model, arm_qpos, arm_dof, margin_rad, robot)
         self.rng = np.random.default_rng(seed)
         self.lock = threading.Lock()
         self.held = -1  # body id of the object in the hand, set before planning
@@ -61,16 +62,17 @@ class Planner:
     def tcp_target(self, qpos: np.ndarray, pos: np.ndarray, quat: np.ndarray,
                    link: str) -> tuple[np.ndarray, np.ndarray]:
         """Turn a world goal for ``link`` into the world goal of the TCP."""
-        if link == 'panda_hand_tcp':
+        tcp, rigid = self.robot.tcp, self.robot.rigid_to_tcp
+        if link == tcp:
             return pos, quat
-        if link not in RIGID_TO_TCP:
+        if link not in rigid:
             raise BackendError('INVALID_GOAL', t('sim_link_unknown', link=repr(link)),
-                               advice=t('sim_link_unknown_fix', links=list(RIGID_TO_TCP)))
+                               advice=t('sim_link_unknown_fix', links=list(rigid)))
         k = self.kin
         k.set_state(qpos, self.held)
         mujoco.mj_kinematics(k.m, k.d)
         rel = compose(inverse(frame_in_world(k.m, k.d, link)),
-                      frame_in_world(k.m, k.d, 'panda_hand_tcp'))
+                      frame_in_world(k.m, k.d, tcp))
         return compose((pos, quat), rel)
 
     def _timed(self, legs: list[tuple[np.ndarray, dict[str, Any]]], limits: MotionLimits,
@@ -87,11 +89,11 @@ class Planner:
         cap = limits.max_cartesian_speed_mps
 
         def total(vel: float, acc: float) -> float:
-            return sum(trajectory.duration(w, np.array(DQ_MAX) * vel, np.array(DDQ_MAX) * acc,
+            return sum(trajectory.duration(w, self.dq_max * vel, self.ddq_max * acc,
                                            max_tool_speed=cap, **kw) for w, kw in legs)
 
         vel, acc, timeout = limits.velocity_scaling, limits.acceleration_scaling, limits.timeout_s
-        plans = [(w, trajectory.plan_speed(w, np.array(DQ_MAX) * vel, np.array(DDQ_MAX) * acc,
+        plans = [(w, trajectory.plan_speed(w, self.dq_max * vel, self.ddq_max * acc,
                                            max_tool_speed=cap, **kw)) for w, kw in legs]
         took = sum(p.duration for _, p in plans if p is not None)
         if not took <= timeout:  # the advice keeps the ratio of acceleration to velocity
@@ -109,15 +111,21 @@ class Planner:
                                      min(tol_p, 1e-4), min(tol_r, 1e-3))
         if q is not None:
             return q
-        where = t('sim_target_at', x=f'{pos[0]:.3f}', y=f'{pos[1]:.3f}', z=f'{pos[2]:.3f}')
+        robot = self.robot
+        where = t('sim_target_at', x=f'{pos[0]:.3f}', y=f'{pos[1]:.3f}', z=f'{pos[2]:.3f}',
+                  frame=robot.base)
         if hits:
             raise BackendError('GOAL_IN_COLLISION', t('sim_ik_collides', where=where,
                                                       contacts=', '.join(_describe(hits))),
                                advice=t('sim_ik_collides_fix'),
                                details={'contacts': _describe(hits)})
-        reach = float(np.linalg.norm(pos - SHOULDER))
+        reach = float(np.linalg.norm(pos - np.array(robot.shoulder)))
+        sx, sy, sz = (f'{v:.3g}' for v in robot.shoulder)
+        reachable = (t('sim_reach_panda') if robot.max_reach is None
+                     else t('sim_reach_arm', max=f'{robot.max_reach:.2f}'))
         raise BackendError('NO_IK_SOLUTION', t('sim_no_ik', where=where),
-                           advice=t('sim_no_ik_fix', reach=f'{reach:.2f}'),
+                           advice=t('sim_no_ik_fix', reach=f'{reach:.2f}', sx=sx, sy=sy, sz=sz,
+                                    frame=robot.base, reachable=reachable),
                            details={'distance_from_shoulder_m': round(reach, 3)})
 
     def _sweep(self, q0: np.ndarray, q1: np.ndarray,

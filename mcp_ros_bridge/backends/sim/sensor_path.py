@@ -15,7 +15,6 @@ from mcp_ros_bridge.backends.sensor_checks import (check_joint_arrays, fault_err
                                                    Rejection, Rejections)
 import numpy as np
 
-from .mjcf import ARM_JOINTS, FINGER_JOINTS
 from .world import World
 
 WRENCH = 'sim/wrench'  # the stream names errors use, as topics on ROS
@@ -28,7 +27,7 @@ def joint_states(world: World, age_s: float) -> JointStates:
     qpos, qvel, qfrc, stamp = world.snapshot()
     qi = np.concatenate([world.arm_qpos, world.finger_qpos])
     di = np.concatenate([world.arm_dof, world.finger_dof])
-    names = ARM_JOINTS + FINGER_JOINTS
+    names = world.robot.arm_joints + world.robot.finger_joints
     pos, vel, eff = qpos[qi].tolist(), qvel[di].tolist(), qfrc[di].tolist()
     bad = check_joint_arrays(names, pos, vel, eff)
     if bad is not None:

@@ -11,24 +11,23 @@ from __future__ import annotations
 import mujoco
 import numpy as np
 
-from .kinematics import ARM_LINKS, HAND_BODIES
-
-FINGERS = ('panda_leftfinger', 'panda_rightfinger')
+from .sim_robot import PANDA, SimRobot
 
 
 class ContactGuard:
     """Measure the unexpected contact force on the robot."""
 
-    def __init__(self, model: mujoco.MjModel) -> None:
-        """Index the robot's bodies and geoms."""
+    def __init__(self, model: mujoco.MjModel, robot: SimRobot = PANDA) -> None:
+        """Index the robot's bodies (the arm's links less its base, the hand) and geoms."""
         self.m = model
-        self.bodies = np.array([model.body(n).id for n in ARM_LINKS + HAND_BODIES])
+        names = robot.arm_links[1:] + robot.hand_bodies
+        self.bodies = np.array([model.body(n).id for n in names])
         lo, hi = int(self.bodies.min()), int(self.bodies.max()) + 1
         contiguous = hi - lo == len(self.bodies)
         self._rows = slice(lo, hi) if contiguous else self.bodies
         self.robot = np.zeros(model.ngeom, dtype=bool)
         self.robot[np.isin(model.geom_bodyid, self.bodies)] = True
-        fingers = [model.body(n).id for n in FINGERS]
+        fingers = [model.body(n).id for n in robot.finger_bodies]
         self.finger_geom = np.isin(model.geom_bodyid, fingers)
         self._f6 = np.zeros(6)
 

@@ -24,7 +24,7 @@ from mcp_ros_bridge.backends.sensor_checks import check_wrench, Rejections
 import mujoco
 import numpy as np
 
-from . import mjcf
+from .sim_robot import PANDA, SimRobot
 
 FT_CAPACITY = 8192
 _CHUNK = 10
@@ -72,24 +72,27 @@ class World:
 
     def __init__(self, *, speed: float = 1.0, seed: int = 0, ft_noise_n: float = 0.0,
                  ft_noise_nm: float = 0.0, home: tuple[float, ...] = (),
-                 ft_rating: tuple[float, float] = (math.inf, math.inf)) -> None:
-        """Compile the model, place the arm at ``home`` and prepare buffers."""
-        self.model = mujoco.MjModel.from_xml_string(mjcf.build_mjcf())
+                 ft_rating: tuple[float, float] = (math.inf, math.inf),
+                 robot: SimRobot = PANDA) -> None:
+        """Compile ``robot``'s scene, place the arm at ``home`` and prepare buffers."""
+        self.robot = robot
+        self.model = robot.build_model()
         self.data = mujoco.MjData(self.model)
         m = self.model
         self.speed = speed
         self.lock = threading.Lock()
         self._wake = threading.Condition(self.lock)
-        self.arm_qpos = np.array([m.jnt_qposadr[m.joint(j).id] for j in mjcf.ARM_JOINTS])
-        self.arm_dof = np.array([m.jnt_dofadr[m.joint(j).id] for j in mjcf.ARM_JOINTS])
-        self.finger_qpos = np.array([m.jnt_qposadr[m.joint(j).id] for j in mjcf.FINGER_JOINTS])
-        self.finger_dof = np.array([m.jnt_dofadr[m.joint(j).id] for j in mjcf.FINGER_JOINTS])
-        self.pos_act = np.array([m.actuator(f'{j}_pos').id for j in mjcf.ARM_JOINTS])
-        self.vel_act = np.array([m.actuator(f'{j}_vel').id for j in mjcf.ARM_JOINTS])
-        self.finger_act = np.array([m.actuator(j).id for j in mjcf.FINGER_JOINTS])
-        self.finger_bodies = [m.body('panda_leftfinger').id, m.body('panda_rightfinger').id]
-        self.object_bodies = {m.body(n).id for n in mjcf.OBJECTS}
-        self.hand_body = m.body('panda_hand').id
+        arm, fingers = robot.arm_joints, robot.finger_joints
+        self.arm_qpos = np.array([m.jnt_qposadr[m.joint(j).id] for j in arm])
+        self.arm_dof = np.array([m.jnt_dofadr[m.joint(j).id] for j in arm])
+        self.finger_qpos = np.array([m.jnt_qposadr[m.joint(j).id] for j in fingers])
+        self.finger_dof = np.array([m.jnt_dofadr[m.joint(j).id] for j in fingers])
+        self.pos_act = np.array([m.actuator(f'{j}_pos').id for j in arm])
+        self.vel_act = np.array([m.actuator(f'{j}_vel').id for j in arm])
+        self.finger_act = np.array([m.actuator(j).id for j in fingers])
+        self.finger_bodies = [m.body(n).id for n in robot.finger_bodies]
+        self.object_bodies = {m.body(n).id for n in robot.objects}
+        self.hand_body = m.body(robot.hand_body).id
         d = self.data
         # contiguous views for the per-step hot path
         self.ctrl_pos = d.ctrl[_span(self.pos_act)]
@@ -118,8 +121,8 @@ class World:
         if home:
             self.data.qpos[self.arm_qpos] = home
             self.data.ctrl[self.pos_act] = home
-        self.data.qpos[self.finger_qpos] = 0.04
-        self.data.ctrl[self.finger_act] = 0.04
+        self.data.qpos[self.finger_qpos] = robot.finger_max
+        self.data.ctrl[self.finger_act] = robot.finger_max
         mujoco.mj_forward(m, self.data)
         self._sensor = self.data.sensordata[:6]
         self._publish()

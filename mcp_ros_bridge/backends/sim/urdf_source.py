@@ -1,0 +1,119 @@
+"""
+A URDF made ready for MuJoCo's importer, and the MJCF of the arm it compiles to.
+
+Visual elements are dropped (the simulation collides and renders the collision
+geometry), ``package://`` mesh paths are resolved to the package directory
+above the URDF, the links below the tip are removed (a simulated parallel
+gripper takes their place) and every fixed link stays a body, so each URDF
+frame can be named. What MuJoCo cannot load refuses in one line naming the
+element and the fix (:class:`Unsupported`).
+"""
+
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as ET
+
+import mujoco
+
+MESH_FORMATS = ('.stl', '.obj', '.msh')  # what MuJoCo reads; .dae (COLLADA) it does not
+_COMPILER = {'strippath': 'false', 'discardvisual': 'true', 'fusestatic': 'false',
+             'balanceinertia': 'true', 'angle': 'radian'}
+
+
+class Unsupported(Exception):
+    """A description the simulation cannot build: a message id and its fields."""
+
+    def __init__(self, key: str, **fields: str) -> None:
+        """Keep the message id (``messages/``) and its placeholders."""
+        super().__init__(key)
+        self.key, self.fields = key, fields
+
+
+def _package_dir(urdf_path: str, package: str) -> str | None:
+    """Return the directory of ``package`` at or above the URDF's directory."""
+    here = os.path.dirname(os.path.abspath(urdf_path))
+    while True:
+        if os.path.basename(here) == package:
+            return here
+        candidate = os.path.join(here, package)
+        if os.path.isdir(candidate):
+            return candidate
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+
+
+def _resolve(urdf_path: str, link: str, filename: str) -> str:
+    """Return the absolute path of a collision mesh, or raise :class:`Unsupported`."""
+    name = filename
+    if name.startswith('package://'):
+        package, _, rest = name[len('package://'):].partition('/')
+        root = _package_dir(urdf_path, package)
+        if root is None:
+            raise Unsupported('sim_urdf_package', link=link, mesh=filename, package=package)
+        name = os.path.join(root, rest)
+    elif name.startswith('file://'):
+        name = name[len('file://'):]
+    name = os.path.join(os.path.dirname(os.path.abspath(urdf_path)), name)
+    ext = os.path.splitext(name)[1].lower()
+    if ext not in MESH_FORMATS:
+        raise Unsupported('sim_urdf_mesh', link=link, mesh=os.path.basename(filename),
+                          ext=ext or 'no extension', formats=', '.join(MESH_FORMATS))
+    if not os.path.isfile(name):
+        raise Unsupported('sim_urdf_mesh_missing', link=link, mesh=name)
+    return name
+
+
+def _below(root: ET.Element, link: str) -> set[str]:
+    """Return the links under ``link`` (not itself)."""
+    children: dict[str, list[str]] = {}
+    for joint in root.iter('joint'):
+        up, down = joint.find('parent'), joint.find('child')
+        if up is not None and down is not None:
+            children.setdefault(up.get('link', ''), []).append(down.get('link', ''))
+    out: set[str] = set()
+    frontier = [link]
+    while frontier:
+        for name in children.get(frontier.pop(), []):
+            if name not in out:
+                out.add(name)
+                frontier.append(name)
+    return out
+
+
+def prepared_urdf(urdf_path: str, tip: str) -> str:
+    """Return the URDF text MuJoCo's importer takes, cut below ``tip``."""
+    try:
+        root = ET.parse(urdf_path).getroot()
+    except (OSError, ET.ParseError) as exc:
+        raise Unsupported('sim_urdf_compile', error=str(exc)) from None
+    cut = _below(root, tip)
+    for element in list(root):
+        cut_link = element.tag == 'link' and element.get('name') in cut
+        if element.tag in ('gazebo', 'transmission', 'mujoco') or cut_link:
+            root.remove(element)
+        elif element.tag == 'joint':
+            child = element.find('child')
+            if child is not None and child.get('link') in cut:
+                root.remove(element)
+    for link in root.iter('link'):
+        for visual in link.findall('visual'):
+            link.remove(visual)
+        for mesh in link.iter('mesh'):
+            mesh.set('filename', _resolve(urdf_path, link.get('name', ''),
+                                          mesh.get('filename', '')))
+    extension = ET.SubElement(root, 'mujoco')
+    ET.SubElement(extension, 'compiler', _COMPILER)
+    return ET.tostring(root, encoding='unicode')
+
+
+def arm_mjcf(urdf_path: str, tip: str) -> str:
+    """Return the MJCF document of the arm (bodies, joints, collision geometry)."""
+    try:
+        spec = mujoco.MjSpec.from_string(prepared_urdf(urdf_path, tip))
+        spec.compile()
+        return str(spec.to_xml())
+    except ValueError as exc:
+        raise Unsupported('sim_urdf_compile', error=' '.join(str(exc).split())) from None

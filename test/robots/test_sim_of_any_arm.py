@@ -1,0 +1,174 @@
+"""
+The embedded simulation of arms nobody here wrote: built from their URDF, driven over MCP.
+
+For each arm the config comes from ``mcp-ros-bridge init``; ``serve --backend sim``
+builds the MuJoCo world from the same description (URDF collision meshes, servos,
+a parallel gripper at the tip) and an agent's pick-and-place of the box, through an
+MCP client on the real SimBackend, sets it down within 10 mm of the target.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import subprocess
+import sys
+
+import anyio
+from mcp import Client
+import numpy as np
+import pytest
+from robot_data import arm_files
+
+from bridge_kit import REPO  # noqa: I100 - on the path robot_data sets
+
+pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
+pytestmark = [pytest.mark.robots, pytest.mark.sim]
+
+# A start posture is a CHECK line of init's robot.yaml: the UR5's SRDF names none (all zeros
+# would lay the arm on the table), so this test sets one as a user does; the xArm7's and
+# the Z1's come from their SRDF.
+HOMES = {'ur5': [0.0, -1.5708, 1.5708, -1.5708, -1.5708, 0.0]}
+APPROACH_M = 0.12
+
+
+def _config(arm: str, out: str) -> str:
+    """Write the arm's config with ``mcp-ros-bridge init`` (the CLI) and set its home."""
+    urdf, srdf, _ = arm_files(arm)
+    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get('PYTHONPATH', ''))
+    init = subprocess.run([sys.executable, '-m', 'mcp_ros_bridge.cli', 'init', '--urdf', urdf,
+                           *(['--srdf', srdf] if srdf else []), '--out', out], cwd=REPO,
+                          env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert init.returncode == 0, init.stderr
+    if arm in HOMES:
+        path = os.path.join(out, 'robot.yaml')
+        with open(path, encoding='utf-8') as f:
+            text = f.read()
+        text = re.sub(r'  postures:\n    home: \[[^\]]*\]',
+                      f'  postures:\n    home: {HOMES[arm]}', text)
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write(text)
+    return out
+
+
+async def _ok(c: Client, tool: str, args: dict | None = None) -> dict:
+    r = await c.call_tool(tool, args or {})
+    assert not r.is_error, (tool, r.content[0].text)
+    assert 'panda' not in r.content[0].text.lower(), r.content[0].text
+    return r.structured_content
+
+
+async def _box(c: Client) -> dict:
+    return (await _ok(c, 'get_object_pose', {'object': 'box'}))['pose']['position_m']
+
+
+async def _pick_and_place(c: Client, target: tuple[float, float]) -> tuple[dict, float]:
+    """Pick the box, weigh it, set it down at ``target``; return the reach and the weight (g)."""
+    p = await _box(c)
+    above = p['z'] + APPROACH_M
+    await _ok(c, 'release_object')
+    assert (await _ok(c, 'tare_ft_sensor'))['tared'] is True
+    reach = await _ok(c, 'move_arm_to_pose', {
+        'position': {'x': p['x'], 'y': p['y'], 'z': above}, 'velocity_scaling': 0.5})
+    await _ok(c, 'move_arm_relative', {'offset': {'z': -APPROACH_M}})
+    grasp = await _ok(c, 'grasp_object_force_control', {'force_n': 15})
+    assert grasp['status'] == 'HOLDING' and grasp['object_held'] is True, grasp
+    await _ok(c, 'move_arm_relative', {'offset': {'z': APPROACH_M}})
+    weighed = await _ok(c, 'read_ft_sensor', {'window': 200})
+    assert weighed['steady'] is True, weighed
+    await _ok(c, 'move_arm_to_pose', {'position': {'x': target[0], 'y': target[1], 'z': above},
+                                      'velocity_scaling': 0.5})
+    await _ok(c, 'move_arm_relative', {'offset': {'z': -(APPROACH_M - 0.003)}})
+    await _ok(c, 'release_object')
+    await _ok(c, 'move_arm_relative', {'offset': {'z': APPROACH_M}})
+    await _ok(c, 'move_arm_to_posture', {'posture': 'home', 'velocity_scaling': 0.5})
+    return reach, weighed['held_mass_g']
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize('arm', ['ur5', 'xarm7', 'z1'])
+async def test_pick_and_place_on_the_simulation_of_another_arm(arm, tmp_path):
+    """The box goes to the target within 10 mm, the reach within 2 mm; the wrist weighs it."""
+    from mcp_ros_bridge.server.app import build
+    from mcp_ros_bridge.server.settings import ServeOptions
+    config = _config(arm, str(tmp_path / arm))
+    bridge, backend = await build(ServeOptions(config_dir=config, sim_speed=0, watch=False))
+    robot = bridge.catalog.robot
+    target = (0.3, -0.2) if arm == 'z1' else (0.45, 0.25)  # the Z1 is shorter
+    try:
+        async with Client(bridge.server, mode='2026-07-28') as c:
+            with anyio.fail_after(300):
+                tools = {t.name: t for t in (await c.list_tools()).tools}
+                positions = tools['move_arm_joints'].input_schema['properties']['positions']
+                assert positions['maxItems'] == len(robot.arm_joints)
+                states = await _ok(c, 'get_joint_states', {'include_gripper': False})
+                assert [j['name'] for j in states['joints']] == list(robot.arm_joints)
+                assert [j['position'] for j in states['joints']] == pytest.approx(
+                    list(robot.home), abs=2e-3)  # the servos hold the arm at home
+                reach, grams = await _pick_and_place(c, target)
+                placed = await _box(c)
+    finally:
+        await backend.close()
+    assert reach['position_error_mm'] <= 2.0, reach
+    assert grams == pytest.approx(1000 * robot.objects['box'].mass_kg, rel=0.05)
+    assert 'panda' not in backend.info.description.lower()
+    error = float(np.hypot(placed['x'] - target[0], placed['y'] - target[1]))
+    assert error <= 0.010, (arm, placed, target)
+    assert placed['z'] == pytest.approx(0.025, abs=0.003)  # standing on the table
+
+
+@pytest.mark.anyio
+async def test_serve_builds_the_simulation_of_the_described_arm(tmp_path):
+    """Over stdio: ``serve --backend sim`` starts on the UR5's simulation and moves its joints."""
+    from mcp import StdioServerParameters
+    config = _config('ur5', str(tmp_path / 'ur5'))
+    params = StdioServerParameters(
+        command=sys.executable, cwd=REPO, env=dict(os.environ, PYTHONPATH=REPO),
+        args=['-m', 'mcp_ros_bridge.cli', 'serve', '--backend', 'sim', '--config', config,
+              '--sim-speed', '0', '--no-watch'])
+    home = HOMES['ur5']
+    bent = [home[0] + 0.3, *home[1:]]
+    with anyio.fail_after(180):
+        async with Client(params, mode='auto') as c:
+            tools = (await c.list_tools()).tools
+            assert 'move_arm_joints' in {t.name for t in tools}
+            moved = await _ok(c, 'move_arm_joints', {'positions': bent})
+            states = await _ok(c, 'get_joint_states', {'include_gripper': False})
+    names = [j['name'] for j in states['joints']]
+    assert names == ['shoulder_pan_joint', 'shoulder_lift_joint', 'elbow_joint',
+                     'wrist_1_joint', 'wrist_2_joint', 'wrist_3_joint']
+    assert [j['position'] for j in states['joints'][:6]] == pytest.approx(bent, abs=2e-3)
+    assert moved['status'] == 'SUCCEEDED', moved
+
+
+def test_an_arm_without_a_description_is_refused_naming_the_fix(tmp_path):
+    """Another arm's joints without description: the sim refuses, naming init and the ROS way."""
+    from mcp_ros_bridge.backends.port import BackendError
+    from mcp_ros_bridge.backends.sim import SimBackend
+    from mcp_ros_bridge.catalog.loader import load_robot
+    cfg = load_robot(_config('ur5', str(tmp_path / 'ur5')))[0]
+    with pytest.raises(BackendError) as refused:
+        SimBackend(dataclasses.replace(cfg, description={}))
+    assert refused.value.code == 'UNSUPPORTED'
+    assert 'without a description' in str(refused.value)
+    advice = refused.value.advice
+    assert 'mcp-ros-bridge init' in advice and '--backend ros' in advice
+
+
+def test_a_home_posture_in_the_table_is_refused_naming_the_fix(tmp_path):
+    """Init's all-zeros UR5 home lays the arm on the table: the world refuses to start so."""
+    from mcp_ros_bridge.backends.port import BackendError
+    from mcp_ros_bridge.backends.sim import SimBackend
+    from mcp_ros_bridge.catalog.init_config import write_config
+    from mcp_ros_bridge.catalog.loader import load_robot
+    urdf, srdf, _ = arm_files('ur5')
+    write_config(str(tmp_path), urdf, srdf)
+    cfg = load_robot(str(tmp_path))[0]
+    assert set(cfg.home) == {0.0}
+    with pytest.raises(BackendError) as refused:
+        SimBackend(cfg)
+    text = str(refused.value)
+    assert refused.value.code == 'UNSUPPORTED' and '\n' not in text
+    assert 'home posture [0, 0, 0, 0, 0, 0]' in text and 'table<->' in text
+    assert 'joints.postures.home' in refused.value.advice
