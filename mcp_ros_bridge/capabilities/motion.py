@@ -72,8 +72,8 @@ def motion_outcome(verb: str, result: MotionResult, limits: MotionLimits, *,
     Turn a backend motion result into a short text and structured content.
 
     ``target`` (the commanded fingertip position) gives ``position_error_mm`` where the
-    backend reports none; ``requested_m`` (a straight path's length) gives
-    ``path_length_m`` as length times fraction where the backend traced none.
+    backend reports none; ``requested_m`` (a straight path's length) gives a path that
+    ran ``path_length_m`` as length times fraction where the backend traced none.
     """
     s: dict[str, Any] = {'status': result.status.value, 'message': result.message,
                          'duration_s': round(result.duration_s, 3),
@@ -89,8 +89,8 @@ def motion_outcome(verb: str, result: MotionResult, limits: MotionLimits, *,
     if error_m is not None:
         s['position_error_mm'] = round(error_m * 1000.0, 3)
     travelled = result.details.get('path_length_m')
-    if travelled is None and requested_m is not None:
-        travelled = requested_m * result.fraction
+    if travelled is None and requested_m is not None and result.succeeded:
+        travelled = requested_m * result.fraction  # a refused path (PARTIAL) never ran
     if isinstance(travelled, (int, float)):
         s['path_length_m'] = round(float(travelled), 4)
     if result.orientation_error_rad is not None:

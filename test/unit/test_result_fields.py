@@ -46,3 +46,23 @@ def test_slip_since_grasp_is_a_running_maximum_reset_by_a_new_grasp():
         'another object: its own record'
     forget_slip(ctx)
     assert slip_since_grasp(ctx, _state(0.01, 'cylinder')) == pytest.approx(1e-5)
+
+
+def test_a_straight_path_reports_length_and_error_only_as_far_as_it_ran():
+    from mcp_ros_bridge.backends.port import MotionLimits, MotionResult, MotionStatus, Pose
+    from mcp_ros_bridge.capabilities.motion import motion_outcome
+    at = Pose((0.5, 0.0, 0.2), (0.0, 1.0, 0.0, 0.0), 'base')
+    limits = MotionLimits(0.2, 0.2, 40.0, 0.25, 30.0)
+    ran = motion_outcome('Path', MotionResult(MotionStatus.SUCCEEDED, 'ok', final_pose=at,
+                                              fraction=1.0), limits,
+                         target=(0.5, 0.0, 0.203), requested_m=0.2).structured
+    refused = motion_outcome('Path', MotionResult(MotionStatus.PARTIAL, 'only half',
+                                                  final_pose=at, fraction=0.5), limits,
+                             target=(0.5, 0.0, 0.4), requested_m=0.2).structured
+    traced = motion_outcome('Path', MotionResult(MotionStatus.SUCCEEDED, 'ok', fraction=1.0,
+                                                 details={'path_length_m': 0.2345}),
+                            limits, requested_m=0.2).structured
+    assert ran['path_length_m'] == 0.2 and ran['position_error_mm'] == pytest.approx(3.0)
+    assert 'path_length_m' not in refused, 'nothing ran'
+    assert refused['position_error_mm'] == pytest.approx(200.0)
+    assert traced['path_length_m'] == 0.2345, "the backend's traced length wins"
