@@ -54,11 +54,11 @@ def _tools(config_dir: str, lang: str, backend: str) -> int:
     from mcp_ros_bridge.capabilities import KINDS
     from mcp_ros_bridge.catalog.loader import load_catalog
     from mcp_ros_bridge.catalog.robot import default_config_dir
-    from mcp_ros_bridge.server.bridge import tool_model
+    from mcp_ros_bridge.server.bridge import tool_models
     catalog = load_catalog(config_dir or default_config_dir(), lang, kinds=KINDS)
     catalog = catalog.for_backend(backend)
-    tools = [tool_model(t).model_dump(by_alias=True, mode='json', exclude_none=True)
-             for t in catalog.tools]
+    tools = [t.model_dump(by_alias=True, mode='json', exclude_none=True)
+             for t in tool_models(catalog.tools, lang)]
     print(json.dumps({'tools': tools}, indent=2, ensure_ascii=False))
     return 0
 

@@ -40,10 +40,18 @@ def rpy_deg_to_quat(roll: float, pitch: float, yaw: float) -> tuple[float, float
     return tuple(float(v) for v in q)  # type: ignore[return-value]
 
 
+def normalise_deg(angle: float, digits: int | None = None) -> float:
+    """Return ``angle`` (deg) in (-180, 180], rounded to ``digits`` first: one pose, one value."""
+    a = angle if digits is None else round(angle, digits)
+    a = math.fmod(a, 360.0)
+    a = a - 360.0 if a > 180.0 else a + 360.0 if a <= -180.0 else a
+    return a + 0.0  # no -0.0
+
+
 def quat_to_rpy_deg(q: Sequence[float]) -> tuple[float, float, float]:
-    """Return fixed-axis roll/pitch/yaw in degrees of a (w, x, y, z) quaternion."""
+    """Return fixed-axis roll/pitch/yaw in degrees, each in (-180, 180], of a (w, x, y, z)."""
     r, p, y = quat2euler(np.asarray(q, dtype=float), 'sxyz')
-    return (math.degrees(r), math.degrees(p), math.degrees(y))
+    return (normalise_deg(math.degrees(r)), math.degrees(p), normalise_deg(math.degrees(y)))
 
 
 def pose_to_dict(pose: PoseLike) -> dict[str, Any]:
@@ -54,7 +62,8 @@ def pose_to_dict(pose: PoseLike) -> dict[str, Any]:
         'frame': pose.frame_id,
         'position_m': {'x': round(pose.position[0], 5), 'y': round(pose.position[1], 5),
                        'z': round(pose.position[2], 5)},
-        'orientation_deg': {'roll': round(r, 3), 'pitch': round(p, 3), 'yaw': round(y, 3)},
+        'orientation_deg': {'roll': normalise_deg(r, 3), 'pitch': round(p, 3) + 0.0,
+                            'yaw': normalise_deg(y, 3)},
         'quaternion': {'w': round(w, 6), 'x': round(qx, 6), 'y': round(qy, 6),
                        'z': round(qz, 6)},
     }
@@ -65,7 +74,8 @@ def describe_pose(pose: PoseLike) -> str:
     d = pose_to_dict(pose)
     p, o = d['position_m'], d['orientation_deg']
     return t('pose_line', x=fixed(p['x'], 3), y=fixed(p['y'], 3), z=fixed(p['z'], 3),
-             roll=fixed(o['roll'], 1), pitch=fixed(o['pitch'], 1), yaw=fixed(o['yaw'], 1),
+             roll=fixed(normalise_deg(o['roll'], 1), 1), pitch=fixed(o['pitch'], 1),
+             yaw=fixed(normalise_deg(o['yaw'], 1), 1),
              frame=pose.frame_id)
 
 

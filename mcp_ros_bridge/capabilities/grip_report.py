@@ -9,9 +9,32 @@ from mcp_ros_bridge.capabilities.base import CallContext, fmt, NUM, Outcome, STR
 from mcp_ros_bridge.messages import t
 
 SLIP_SAID_MM = 0.5  # slip from this size on is said in the text, not only in the numbers
-GRIP_REPORT = {'type': 'object', 'description': 'the held object; slip_mm: in this motion',
+SLIP_KEY = 'grip_slip_peak'  # ctx.shared: (object, largest slip since the grasp, m)
+GRIP_REPORT = {'type': 'object', 'description': 'the held object; slip_mm: in this motion; '
+               'slip_since_grasp_mm: largest slip since the grasp (never decreases)',
                'properties': {'status': {'enum': ['HOLDING', 'LOST']}, 'object': STR,
                               'slip_mm': NUM, 'slip_since_grasp_mm': NUM}}
+
+
+def forget_slip(ctx: CallContext) -> None:
+    """Start a new grasp's slip record (a grasp or release call)."""
+    ctx.shared.pop(SLIP_KEY, None)
+
+
+def slip_since_grasp(ctx: CallContext, state: GripperState) -> float | None:
+    """
+    Return the largest slip (m) of the held object since its grasp: a running maximum.
+
+    The backend's reading is the object's offset in the hand now, which can shrink when
+    it settles back; what has slipped once is kept, so the figure never goes down.
+    """
+    if state.slip_m is None:
+        return None
+    name = state.object_name or ''
+    held, peak = ctx.shared.get(SLIP_KEY, (name, 0.0))
+    peak = max(state.slip_m, peak if held == name else 0.0)
+    ctx.shared[SLIP_KEY] = (name, peak)
+    return float(peak)
 
 
 async def held_before(ctx: CallContext) -> GripperState | None:
@@ -30,8 +53,9 @@ async def add_grip_report(ctx: CallContext, before: GripperState, outcome: Outco
     except BackendError as exc:
         outcome.text += t('grip_unchecked', message=exc.message)
         return
-    total = after.slip_m or 0.0
-    slip_mm = max(0.0, total - (before.slip_m or 0.0)) * 1000
+    start = slip_since_grasp(ctx, before) or 0.0
+    total = max(start, slip_since_grasp(ctx, after) or 0.0)
+    slip_mm = max(0.0, (after.slip_m or 0.0) - (before.slip_m or 0.0)) * 1000
     grip: dict[str, Any] = {'status': 'LOST' if after.status is GripStatus.LOST else 'HOLDING',
                             'slip_mm': round(slip_mm, 2),
                             'slip_since_grasp_mm': round(total * 1000, 2)}

@@ -17,10 +17,15 @@ from mcp_ros_bridge.capabilities.grip_report import add_grip_report, GRIP_REPORT
 from mcp_ros_bridge.capabilities.motion_advice import explain_cone_refusal, is_cone_refusal
 from mcp_ros_bridge.capabilities.preview import (PlannedOnly, preview_check, previews_plans,
                                                  unsupported)
+from mcp_ros_bridge.capabilities.scene_changes import (add_scene_changes, scene_before,
+                                                       SCENE_CHANGES)
 from mcp_ros_bridge.catalog.bindings import FrameBinding, PathBinding
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict, rpy_deg_to_quat
 from mcp_ros_bridge.messages import MESSAGES, t
 
+PEAK_FORCE = ('largest contact force the motion guard saw (N), not gravity compensated: sim, '
+              'summed contact forces on arm and hand except fingers on the held object; ROS, '
+              '|F| of the wrist F/T wrench')
 MOTION_OUTPUT = output_schema({
     'status': {'type': 'string',
                'enum': [s.value for s in MotionStatus if s is not MotionStatus.IDLE]
@@ -32,11 +37,13 @@ MOTION_OUTPUT = output_schema({
     'fraction': NUM,
     'position_error_mm': NUM,
     'orientation_error_deg': NUM,
-    'peak_force_n': NUM,
+    'peak_force_n': {'type': 'number', 'description': PEAK_FORCE},
     'velocity_scaling': NUM,
     'adjustments': {'type': 'array', 'items': STR},
-    'path_length_m': NUM,
+    'path_length_m': {'type': 'number', 'description': 'fingertip path: travelled, or planned '
+                      'with plan_only'},
     'grip': GRIP_REPORT,
+    'scene_changes': SCENE_CHANGES,
 }, ['status', 'message', 'duration_s'])
 
 Move = Callable[[MotionLimits], Awaitable[MotionResult]]
@@ -58,8 +65,16 @@ def motion_limits(ctx: CallContext, args: dict[str, Any]) -> MotionLimits:
     )
 
 
-def motion_outcome(verb: str, result: MotionResult, limits: MotionLimits) -> Outcome:
-    """Turn a backend motion result into a short text and structured content."""
+def motion_outcome(verb: str, result: MotionResult, limits: MotionLimits, *,
+                   target: tuple[float, ...] | None = None,
+                   requested_m: float | None = None) -> Outcome:
+    """
+    Turn a backend motion result into a short text and structured content.
+
+    ``target`` (the commanded fingertip position) gives ``position_error_mm`` where the
+    backend reports none; ``requested_m`` (a straight path's length) gives a path that
+    ran ``path_length_m`` as length times fraction where the backend traced none.
+    """
     s: dict[str, Any] = {'status': result.status.value, 'message': result.message,
                          'duration_s': round(result.duration_s, 3),
                          'fraction': round(result.fraction, 4),
@@ -68,8 +83,16 @@ def motion_outcome(verb: str, result: MotionResult, limits: MotionLimits) -> Out
         s['final_pose'] = pose_to_dict(result.final_pose)
     if result.joint_positions:
         s['joint_positions_rad'] = {k: round(v, 5) for k, v in result.joint_positions.items()}
-    if result.position_error_m is not None:
-        s['position_error_mm'] = round(result.position_error_m * 1000.0, 3)
+    error_m = result.position_error_m
+    if error_m is None and target is not None and result.final_pose is not None:
+        error_m = math.dist(result.final_pose.position, target)
+    if error_m is not None:
+        s['position_error_mm'] = round(error_m * 1000.0, 3)
+    travelled = result.details.get('path_length_m')
+    if travelled is None and requested_m is not None and result.succeeded:
+        travelled = requested_m * result.fraction  # a refused path (PARTIAL) never ran
+    if isinstance(travelled, (int, float)):
+        s['path_length_m'] = round(float(travelled), 4)
     if result.orientation_error_rad is not None:
         s['orientation_error_deg'] = round(result.orientation_error_rad * 57.29577951308232, 3)
     if result.peak_force_n is not None:
@@ -132,14 +155,23 @@ def planned_outcome(verb: str, plan: PlannedOnly, limits: MotionLimits,
 
 
 async def run_motion(ctx: CallContext, args: dict[str, Any], verb: str, move: Move,
-                     requested_m: float | None = None) -> Outcome:
-    """Run ``move``; with ``plan_only`` stop it after planning and report the plan."""
+                     requested_m: float | None = None, *,
+                     target: tuple[float, ...] | None = None) -> Outcome:
+    """
+    Run ``move``; with ``plan_only`` stop it after planning and report the plan.
+
+    A motion that runs reports the held object (``grip``) and the known objects that
+    moved or tilted meanwhile (``scene_changes``).
+    """
     limits = motion_limits(ctx, args)
     if not args['plan_only']:
         held = await held_before(ctx)
-        outcome = motion_outcome(verb, await move(limits), limits)
+        scene = await scene_before(ctx)
+        outcome = motion_outcome(verb, await move(limits), limits, target=target,
+                                 requested_m=requested_m)
         if held is not None:
             await add_grip_report(ctx, held, outcome)
+        await add_scene_changes(ctx, scene, held.object_name if held else None, outcome)
         return outcome
     if not await previews_plans(ctx.backend):
         raise unsupported(args)
@@ -202,7 +234,8 @@ async def run_cartesian_path(ctx: CallContext, args: dict[str, Any]) -> Outcome:
                              max_step_m=path.max_step_m,
                              min_fraction=float(args['min_fraction']))
         return await ctx.backend.follow_cartesian_path(goal, ctx.progress)
-    return await run_motion(ctx, args, t('motion_path'), move, length)
+    return await run_motion(ctx, args, t('motion_path'), move, length,
+                            target=tuple(waypoints[-1].position))
 
 
 async def run_stop(ctx: CallContext, args: dict[str, Any]) -> Outcome:

@@ -30,7 +30,7 @@ async def run_relative_move(ctx: CallContext, args: dict[str, Any]) -> Outcome:
                              limits, link=ctx.robot.end_effector,
                              max_step_m=path.max_step_m)
         return await ctx.backend.follow_cartesian_path(goal, ctx.progress)
-    return await run_motion(ctx, args, t('motion_relative'), move, length)
+    return await run_motion(ctx, args, t('motion_relative'), move, length, target=target)
 
 
 async def run_move_to_posture(ctx: CallContext, args: dict[str, Any]) -> Outcome:

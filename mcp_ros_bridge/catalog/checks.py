@@ -113,7 +113,10 @@ def check_robot(config_dir: str) -> Checked:
     for path, message in problems:
         report.add('config-load', '', (), path, message, _LOAD_FIX)
     if not problems:
-        checked.robot, checked.robot_doc = RobotConfig.from_dict(doc.data, config_dir), doc
+        checked.robot = RobotConfig.from_dict(doc.data, config_dir)
+        # references see the schema's defaults too (e.g. gripper.geometry.tip_past_tcp_m)
+        checked.robot_doc = LoadedYaml(doc.file, fill_defaults(ROBOT_SCHEMA, doc.data),
+                                       doc.lines)
     return checked
 
 

@@ -20,7 +20,7 @@ from mcp_ros_bridge.catalog.kinds import KindRegistry
 from mcp_ros_bridge.catalog.language import LANGS, localize_schema
 from mcp_ros_bridge.catalog.lint_languages import check_languages
 from mcp_ros_bridge.catalog.lint_model import Finding, Report, RULES
-from mcp_ros_bridge.catalog.listing import tool_entry
+from mcp_ros_bridge.catalog.listing import tool_entries
 from mcp_ros_bridge.catalog.loader import tool_spec
 from mcp_ros_bridge.catalog.placeholders import text_values
 from mcp_ros_bridge.catalog.prompts import load_prompts
@@ -68,7 +68,7 @@ def lint_config(config_dir: str, kinds: KindRegistry, lang: str = 'en') -> list[
     if checked.robot is not None:
         _check_prompts(report, config_dir, text_values(checked.robot))
     loading = [t for t in checked.tools if t.loads]
-    by_lang = {k: [tool_entry(tool_spec(t, k)) for t in loading] for k in LANGS}
+    by_lang = {k: tool_entries([tool_spec(t, k) for t in loading], k) for k in LANGS}
     data = checked.doc.data
     count = len(data['tools']) if isinstance(data, dict) and isinstance(
         data.get('tools'), list) else 0

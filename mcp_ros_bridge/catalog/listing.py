@@ -5,14 +5,20 @@ One definition serves the server (what clients receive) and the linter (the
 size budget), so the budget measures exactly what every conversation pays.
 The entry carries only what hosts use: no annotation that repeats the title,
 and ``_meta`` only for tools that need the user's approval.
+
+The list says each shared thing once (the list is read whole): a parameter
+spelled as in an earlier tool keeps its bounds but not its description, and a
+result (or a result field) equal to an earlier tool's is named, not repeated.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 import json
 from typing import Any
 
 from mcp_ros_bridge.catalog.loader import ToolSpec
+from mcp_ros_bridge.messages import speaking, t
 
 APPROVAL_META_KEY = 'io.github.mcp_ros_bridge/requires_approval'
 HINTS = ('readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint')
@@ -37,3 +43,67 @@ def list_bytes(entries: list[dict[str, Any]]) -> int:
     """Return the UTF-8 size of the compact ``{"tools": [...]}`` JSON."""
     return len(json.dumps({'tools': entries}, separators=(',', ':'),
                           ensure_ascii=False).encode('utf-8'))
+
+
+BIG_FIELD = 120  # a result field this long (JSON characters) is named when repeated
+
+
+def _bare(schema: Any) -> str:
+    """Return a parameter schema without its description, as a comparable key."""
+    rest = {k: v for k, v in schema.items() if k != 'description'} if isinstance(
+        schema, dict) else schema
+    return json.dumps(rest, sort_keys=True)
+
+
+def tool_entries(specs: Sequence[ToolSpec], lang: str = 'en') -> list[dict[str, Any]]:
+    """Return the ``tools/list`` entries of ``specs``, each shared definition said once."""
+    params: set[tuple[str, str]] = set()  # (name, schema) already described
+    results: dict[str, str] = {}  # whole result schema -> first tool
+    fields: dict[tuple[str, str], str] = {}  # (field, schema) -> first tool
+    entries = []
+    with speaking(lang):
+        for spec in specs:
+            entry = tool_entry(spec)
+            entry['inputSchema'] = _shared_params(entry['inputSchema'], params)
+            entry['outputSchema'] = _shared_result(spec.name, entry['outputSchema'], results,
+                                                   fields)
+            entries.append(entry)
+    return entries
+
+
+def _shared_params(schema: dict[str, Any], seen: set[tuple[str, str]]) -> dict[str, Any]:
+    """Drop the description of each (nested) parameter described the same way before."""
+    out = dict(schema)
+    if isinstance(schema.get('items'), dict):
+        out['items'] = _shared_params(schema['items'], seen)
+    props = dict(schema.get('properties') or {})
+    for name, sub in props.items():
+        if not isinstance(sub, dict):
+            continue
+        key = (name, _bare(sub))
+        sub = _shared_params(sub, seen)
+        if key in seen and 'description' in sub:
+            sub = {k: v for k, v in sub.items() if k != 'description'}
+        elif 'description' in sub:
+            seen.add(key)
+        props[name] = sub
+    return out | {'properties': props} if props else out
+
+
+def _shared_result(tool: str, schema: dict[str, Any], results: dict[str, str],
+                   fields: dict[tuple[str, str], str]) -> dict[str, Any]:
+    whole = json.dumps(schema, sort_keys=True)
+    if whole in results:
+        return {'type': 'object', 'required': schema.get('required', []),
+                'description': t('list_same_result', tool=results[whole])}
+    results[whole] = tool
+    props = dict(schema.get('properties') or {})
+    for name, sub in props.items():
+        body = json.dumps(sub, sort_keys=True)
+        if len(body) < BIG_FIELD:
+            continue
+        first = fields.setdefault((name, body), tool)
+        if first != tool:
+            props[name] = {'type': sub.get('type', 'object'),
+                           'description': t('list_same_field', tool=first, field=name)}
+    return schema | {'properties': props} if props else schema

@@ -73,6 +73,15 @@ class ObjectSpec:
 
 
 @dataclass(frozen=True)
+class GripperGeometry:
+    """What touches first (m, TCP frame; 0: not stated): finger length, tip beyond TCP, hand."""
+
+    finger_length_m: float = 0.0
+    tip_past_tcp_m: float = 0.0
+    hand_size_m: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True)
 class RobotConfig:
     """Everything a backend or capability needs to know about the robot."""
 
@@ -95,6 +104,7 @@ class RobotConfig:
     gripper_max_force_n: float
     gripper_mass_kg: float
     gripper_com_m: tuple[float, float, float]
+    gripper_geometry: GripperGeometry
     limits: Limits
     ros: RosSettings
     # description: urdf and srdf (absolute paths), group and tip; empty without one
@@ -140,6 +150,9 @@ class RobotConfig:
             gripper_max_force_n=gr['max_force_n'],
             gripper_mass_kg=float(gr['mass_kg']),
             gripper_com_m=_xyz(gr['com_m']),
+            gripper_geometry=GripperGeometry(float(gr['geometry']['finger_length_m']),
+                                             float(gr['geometry']['tip_past_tcp_m']),
+                                             _xyz(gr['geometry']['hand_size_m'])),
             limits=limits,
             ros=RosSettings.from_dict(d['ros']),
             description=_description(d.get('description'), config_dir),

@@ -77,6 +77,16 @@ ROS_SCHEMA: dict[str, Any] = _obj({
     'object_pose_max_age_s': {'type': 'number', 'exclusiveMinimum': 0, 'default': 1.0},
 }, [])
 
+_LENGTH: dict[str, Any] = {'type': 'number', 'minimum': 0, 'maximum': 1, 'default': 0.0}
+# What touches first: the hand and fingers in the TCP frame (x, y = the fingers' closing axis,
+# z = along the fingers). 0 means not stated (the TCP is taken as the fingertips).
+GRIPPER_GEOMETRY: dict[str, Any] = _obj({
+    'finger_length_m': _LENGTH,   # from the hand's face to the fingertips
+    'tip_past_tcp_m': _LENGTH,    # how far the fingertips reach beyond the TCP
+    'hand_size_m': {'type': 'array', 'items': _LENGTH, 'minItems': 3, 'maxItems': 3,
+                    'default': [0.0, 0.0, 0.0]},  # the hand's extents (x, y, z)
+}, [])
+
 ROBOT_SCHEMA: dict[str, Any] = _obj({
     'format': {'const': 1},
     'robot': _NAME,
@@ -98,7 +108,9 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
                    ['arm', 'postures', 'position_limits']),  # no limits: refuse to start
     'ros': ROS_SCHEMA | {'default': {}},
     'gripper': _obj({'max_width_m': _POS, 'min_force_n': _POS, 'max_force_n': _POS,
-                     'mass_kg': {'type': 'number', 'minimum': 0}, 'com_m': _VEC3}),
+                     'mass_kg': {'type': 'number', 'minimum': 0}, 'com_m': _VEC3,
+                     'geometry': GRIPPER_GEOMETRY | {'default': {}}},
+                    ['max_width_m', 'min_force_n', 'max_force_n', 'mass_kg', 'com_m']),
     'objects': {'type': 'object', 'propertyNames': {'pattern': '^[a-z][a-z0-9_]{0,31}$'},
                 'additionalProperties': _obj({
                     'colour': _NAME, 'shape': {'enum': ['box', 'cylinder', 'sphere', 'other']},

@@ -46,4 +46,25 @@ TABLE: dict[str, tuple[str, str]] = {
         'grasp_object_force_control 可在不张开的情况下重新调节。'),
     'grip_stayed': both(' The {object} stayed in the grip (slip {slip} mm).',
                         '{object} 仍夹持稳定（滑移 {slip} mm）。'),
+    'close_closed': both('CLOSED: finger gap {gap} mm; nothing is held.',
+                         'CLOSED：指间距离 {gap} mm；未夹持物体。'),
+    'close_blocked': both(
+        'BLOCKED: the fingers stopped at {gap} mm, short of {target} mm: something is between '
+        'them; they eased off to {eased} mm and do not squeeze it. To hold it use '
+        'grasp_object_force_control; to free it, release_object.',
+        'BLOCKED：手指停在 {gap} mm，未到 {target} mm：手指之间有物体；手指已退到 {eased} mm，不再挤压。要夹持请用 '
+        'grasp_object_force_control；要松开请用 release_object。'),
+    'close_holding': both(
+        'the gripper holds the {object}; close_gripper does not squeeze a held object',
+        '夹爪正夹持 {object}；close_gripper 不会挤压已夹持的物体'),
+    'close_holding_fix': both(
+        'Call grasp_object_force_control with a force_n to change the grip, or '
+        'release_object first; then close_gripper returns CLOSED and the gap.',
+        '用 grasp_object_force_control 并给出 force_n 来改变夹持力，或先调用 release_object；'
+        '之后 close_gripper 返回 CLOSED 和指间距离。'),
+    'close_ended': both('Closing ended with {status}: {message}.',
+                        '闭合以 {status} 结束：{message}。'),
+    'scene_changed': both(
+        ' The {object} (not held) moved {moved} mm and tilted {tilted}° during the motion.',
+        '运动期间 {object}（未夹持）移动了 {moved} mm，倾斜了 {tilted}°。'),
 }

@@ -21,6 +21,11 @@ TABLE: dict[str, tuple[str, str]] = {
     'returns_grasp': both(
         'status HOLDING or EMPTY, the finger gap (m) and the grip force (N)',
         '状态 HOLDING 或 EMPTY、手指间距 (m) 和夹持力 (N)'),
+    'list_same_result': both('the same fields as the result of {tool}', '与 {tool} 的结果字段相同'),
+    'list_same_field': both('the same form as {field} in the result of {tool}',
+                            '与 {tool} 结果中的 {field} 形式相同'),
+    'returns_close_gripper': both('status CLOSED and the reached finger gap (m)',
+                                  '状态 CLOSED 和到达的手指间距 (m)'),
     'returns_release': both('status OPEN and the reached finger gap (m)', '状态 OPEN 和到达的手指间距 (m)'),
     'returns_gripper_state': both(
         'status HOLDING, LOST, EMPTY or OPEN, gap (m), force (N) and slip (mm)',

@@ -8,6 +8,7 @@ subscriptions bus to 2026-07-28 listeners.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 import logging
 from typing import Any
 
@@ -17,7 +18,7 @@ from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp_ros_bridge import __version__
 from mcp_ros_bridge.backends.port import RobotBackend
-from mcp_ros_bridge.catalog.listing import tool_entry
+from mcp_ros_bridge.catalog.listing import tool_entries, tool_entry
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
 from mcp_ros_bridge.catalog.placeholders import text_values
 from mcp_ros_bridge.catalog.prompts import load_prompts
@@ -44,6 +45,11 @@ def tool_model(spec: ToolSpec) -> types.Tool:
     return types.Tool.model_validate(tool_entry(spec))
 
 
+def tool_models(specs: Sequence[ToolSpec], lang: str = 'en') -> list[types.Tool]:
+    """Render the whole ``tools/list``: each shared definition said once (catalog.listing)."""
+    return [types.Tool.model_validate(e) for e in tool_entries(specs, lang)]
+
+
 class _BridgeSdkServer(Server):
     """Advertises ``tools.listChanged`` by default, whatever transport starts it."""
 
@@ -61,6 +67,7 @@ class BridgeServer:
                  lang: str = 'en') -> None:
         """Build the SDK server for ``catalog`` on ``backend``; prompts in ``lang``."""
         self.backend = backend
+        self.lang = lang
         self.catalog = catalog.for_backend(backend.info.name)
         self.pipeline = CallPipeline(backend, self.catalog, settings or CallSettings(),
                                      audit or AuditLog(None))
@@ -82,7 +89,7 @@ class BridgeServer:
 
     async def _list_tools(self, ctx: ServerRequestContext[Any, Any],
                           params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[tool_model(t) for t in self.catalog.tools])
+        return types.ListToolsResult(tools=tool_models(self.catalog.tools, self.lang))
 
     async def _initialized(self, ctx: ServerRequestContext[Any, Any], params: Any) -> None:
         session = ctx.session

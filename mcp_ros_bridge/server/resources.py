@@ -20,6 +20,7 @@ import mcp_types as types
 
 DESCRIPTION_URI = 'robot://description'
 OBJECTS_URI = 'robot://objects'
+GRIPPER_URI = 'robot://gripper'
 
 
 def robot_description(catalog: Catalog) -> dict[str, Any]:
@@ -32,9 +33,10 @@ def robot_description(catalog: Catalog) -> dict[str, Any]:
         'arm_joints': [{'name': n, 'min_rad': lo, 'max_rad': hi}
                        for n, (lo, hi) in zip(r.arm_joints, r.arm_position_limits)],
         'postures_rad': {k: list(v) for k, v in r.postures.items()},
+        'home': 'the posture the simulation starts in',
         'gripper': {'max_width_m': r.gripper_max_width_m,
                     'force_n': [r.gripper_min_force_n, r.gripper_max_force_n],
-                    'mass_kg': r.gripper_mass_kg},
+                    'mass_kg': r.gripper_mass_kg, 'geometry': GRIPPER_URI},
         'limits': {'workspace_m': {'frame': lim.workspace.frame, 'min': list(lim.workspace.lo),
                                    'max': list(lim.workspace.hi)},
                    'approach_cone_deg': lim.approach_cone_deg,
@@ -44,6 +46,22 @@ def robot_description(catalog: Catalog) -> dict[str, Any]:
         'tool_list': {'version': catalog.content_hash,
                       'tools': {t.name: t.version for t in catalog.tools}},
     }
+
+
+def gripper_geometry(catalog: Catalog) -> dict[str, Any]:
+    """Return what touches first: the fingertip reference, finger length, hand size, widths."""
+    r, g = catalog.robot, catalog.robot.gripper_geometry
+    out: dict[str, Any] = {
+        'tcp': r.end_effector, 'frame': f'{r.end_effector} (x, y = the closing axis, '
+        'z = along the fingers)', 'open_width_m': r.gripper_max_width_m,
+        'force_n': [r.gripper_min_force_n, r.gripper_max_force_n]}
+    if g.finger_length_m:
+        out['finger_length_m'] = g.finger_length_m
+    out['fingertips_past_tcp_m'] = g.tip_past_tcp_m  # 0: the TCP is at the fingertips
+    out['lowest_tcp_z_fingers_down_m'] = round(r.limits.workspace.lo[2] + g.tip_past_tcp_m, 6)
+    if any(g.hand_size_m):
+        out['hand_size_m'] = dict(zip('xyz', g.hand_size_m))
+    return out
 
 
 def object_catalog(catalog: Catalog) -> dict[str, Any]:
@@ -58,6 +76,10 @@ _RESOURCES: dict[str, tuple[str, str, Callable[[Catalog], dict[str, Any]]]] = {
                       robot_description),
     OBJECTS_URI: ('Object catalog', ('Known objects with colour, shape, size (m) and mass; '
                                      'poses come from list_objects (JSON).'), object_catalog),
+    GRIPPER_URI: ('Gripper geometry', ('What touches first: the fingertip reference (TCP), '
+                                       'finger length, how far the fingertips reach past the '
+                                       'TCP, hand size and open width (m, JSON).'),
+                  gripper_geometry),
 }
 
 

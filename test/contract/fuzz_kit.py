@@ -31,7 +31,7 @@ KEY_ALPHABET = string.ascii_letters + string.digits + '_.:-'
 MOTION_TOOLS = frozenset({'move_arm_to_pose', 'move_arm_joints', 'plan_trajectory',
                           'move_arm_relative', 'move_arm_to_posture',
                           'grasp_object_force_control', 'release_object',
-                          'move_until_contact'})
+                          'move_until_contact', 'close_gripper'})
 JOB_TOOLS = frozenset({'pick_object', 'place_object'})  # several motions per call
 # A schema-valid job call the job refuses from the world's state: holding already, nothing held,
 # the placement check (object poses do not follow the gripper on the double), and place_object's
@@ -300,7 +300,7 @@ async def fuzz_tool(client: Any, backend: Any, tool: Any, n: int, seed: int,
         if call.mutation:
             stats.mutations[call.mutation] = stats.mutations.get(call.mutation, 0) + 1
         valid = oracle.valid(call.args)
-        before, moved = len(backend.calls), len(backend.motion_calls)
+        before, moves_before = len(backend.calls), len(backend.motion_calls)
         stats.calls += 1
         try:
             result = await client.call_tool(tool.name, call.args)
@@ -309,7 +309,7 @@ async def fuzz_tool(client: Any, backend: Any, tool: Any, n: int, seed: int,
             continue
         text = '\n'.join(getattr(c, 'text', '') for c in result.content)
         if tool.name in JOB_TOOLS:
-            stats.job_motion += len(backend.motion_calls) - moved
+            stats.job_motion += len(backend.motion_calls) - moves_before
         if result.structured_content is not None and \
                 not output_check.is_valid(result.structured_content):
             stats.fail(f'{tool.name} #{i}: structuredContent violates the outputSchema')
@@ -319,7 +319,7 @@ async def fuzz_tool(client: Any, backend: Any, tool: Any, n: int, seed: int,
             if not result.is_error or code != 'LIMIT_EXCEEDED' or 'approach_cone' not in text:
                 stats.fail(f'{tool.name} #{i}: orientation outside the cone not refused: '
                            f'{call.args!r:.200}\n{text}')
-            if len(backend.calls) != before:
+            if len(backend.motion_calls) != moves_before:
                 stats.fail(f'{tool.name} #{i}: refused orientation reached the backend')
         elif valid:
             stats.valid += 1

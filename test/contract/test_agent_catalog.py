@@ -36,9 +36,10 @@ async def test_resources_are_listed_and_read(mode):
     async with Client(bridge.server, mode=mode) as c:
         listed = await c.list_resources()
         uris = sorted(str(r.uri) for r in listed.resources)
-        assert uris == ['robot://description', 'robot://objects']
+        assert uris == ['robot://description', 'robot://gripper', 'robot://objects']
         desc = json.loads((await c.read_resource('robot://description')).contents[0].text)
         objs = json.loads((await c.read_resource('robot://objects')).contents[0].text)
+        hand = json.loads((await c.read_resource('robot://gripper')).contents[0].text)
         with pytest.raises(MCPError):
             await c.read_resource('robot://nothing')
     robot = bridge.catalog.robot
@@ -48,6 +49,14 @@ async def test_resources_are_listed_and_read(mode):
     assert 'move_arm_relative' in desc['tool_list']['tools']
     assert {o['name']: o['size_m'] for o in objs['objects']} == {
         'box': [0.05, 0.05, 0.05], 'cylinder': [0.05, 0.05, 0.1]}
+    geometry = robot.gripper_geometry  # the gripper resource says what robot.yaml says
+    assert hand['tcp'] == robot.end_effector and desc['gripper']['geometry'] == 'robot://gripper'
+    assert hand['open_width_m'] == robot.gripper_max_width_m
+    assert hand['finger_length_m'] == geometry.finger_length_m > 0
+    assert hand['fingertips_past_tcp_m'] == geometry.tip_past_tcp_m > 0
+    assert hand['hand_size_m'] == dict(zip('xyz', geometry.hand_size_m))
+    assert hand['lowest_tcp_z_fingers_down_m'] == pytest.approx(
+        robot.limits.workspace.lo[2] + geometry.tip_past_tcp_m)
 
 
 @pytest.mark.parametrize('mode', MODES)

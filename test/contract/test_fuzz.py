@@ -91,4 +91,4 @@ def test_generator_and_oracle_are_independent_of_the_server() -> None:
     assert MOTION_TOOLS == {'move_arm_to_pose', 'move_arm_joints', 'plan_trajectory',
                             'move_arm_relative', 'move_arm_to_posture',
                             'grasp_object_force_control', 'release_object',
-                            'move_until_contact'}
+                            'move_until_contact', 'close_gripper'}

@@ -24,7 +24,7 @@ READ_ONLY = {'read_ft_sensor', 'get_joint_states', 'get_end_effector_pose', 'get
              'list_objects', 'capture_scene_image', 'read_gripper_state'}
 MOTION = {'move_arm_to_pose', 'move_arm_joints', 'plan_trajectory', 'move_arm_relative',
           'move_arm_to_posture', 'grasp_object_force_control', 'release_object',
-          'move_until_contact', 'pick_object', 'place_object'}
+          'move_until_contact', 'pick_object', 'place_object', 'close_gripper'}
 JOBS = {'pick_object': 5, 'place_object': 6}  # their motions on the double (lift, carry...)
 VALID_CALLS: dict[str, dict[str, Any]] = {
     'move_arm_to_pose': {'position': {'x': 0.5, 'y': 0.1, 'z': 0.3},
@@ -37,6 +37,7 @@ VALID_CALLS: dict[str, dict[str, Any]] = {
                                       {'x': 0.5, 'y': 0.0, 'z': 0.15}]},
     'grasp_object_force_control': {'force_n': 15, 'strategy': 'gentle'},
     'release_object': {'width_m': 0.06},
+    'close_gripper': {'width_m': 0.01},
     'stop_arm': {},
     'move_until_contact': {'direction': 'down', 'max_distance_m': 0.05},
     'pick_object': {'object': 'box'},

@@ -92,14 +92,14 @@ async def test_call_rejects_missing_required(mode: str) -> None:
     """A missing required parameter is named with what it must be."""
     await check_rejected(mode, 'move_arm_to_pose', {}, 'position', 'with keys x, y, z')
     await check_rejected(mode, 'move_arm_to_pose', {'position': {'x': 0.5, 'y': 0.0}},
-                         'position.z', '[0.0, 1.19]')
+                         'position.z', '[0.009, 1.19]')
     await check_rejected(mode, 'get_object_pose', {}, 'object', '"box", "cylinder"')
 
 
 @pytest.mark.parametrize('z', [1.5, -0.1])
 async def test_call_rejects_out_of_range(mode: str, z: float) -> None:
     """Above the maximum and below the minimum, nested (position.z) and top level."""
-    await check_rejected(mode, 'move_arm_to_pose', pose(z=z), 'position.z', '[0.0, 1.19]',
+    await check_rejected(mode, 'move_arm_to_pose', pose(z=z), 'position.z', '[0.009, 1.19]',
                          also=(f'is {z}', '(m)'))
     force = 31 if z > 0 else 4.9
     await check_rejected(mode, 'grasp_object_force_control', {'force_n': force}, 'force_n',

@@ -54,6 +54,11 @@ def test_inspector_calls_read_and_motion_tools(node: str, era: str) -> None:
                                  'position={"x": 0.4, "y": 0.1, "z": 0.35}')
     assert status == 0, err[-2000:]
     assert json.loads(out)['structuredContent']['status'] == 'SUCCEEDED'
+    # a result schema that names another tool's ("the same fields as ..."), an empty close
+    status, out, err = inspector(node, era, '--method', 'tools/call', '--tool-name',
+                                 'close_gripper', '--tool-arg', 'width_m=0')
+    assert status == 0, err[-2000:]
+    assert json.loads(out)['structuredContent']['status'] == 'CLOSED'
 
 
 def test_inspector_shows_the_error_text_of_an_invalid_call(node: str, era: str) -> None:

@@ -173,8 +173,9 @@ def test_robot_reference_follows_robot_yaml(tmp_path):
 
 
 def test_robot_reference_scale(tmp_path):
-    tools = edit(shipped_text('tools.yaml'), 'maximum: {$robot: gripper.max_width_m}',
-                 'maximum: {$robot: gripper.max_width_m, scale: 0.5}')
+    release = 'maximum: {$robot: gripper.max_width_m}\n          default: {$robot: gripper'
+    tools = edit(shipped_text('tools.yaml'), release,
+                 release.replace('max_width_m}', 'max_width_m, scale: 0.5}', 1))
     catalog = load_catalog(write_config(tmp_path, tools=tools), kinds=KINDS)
     assert catalog.get('release_object').input_schema['properties']['width_m']['maximum'] == 0.04
 

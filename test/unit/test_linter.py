@@ -10,9 +10,10 @@ import shutil
 from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.lint_model import MAX_LIST_BYTES, MAX_TOOLS, RULES
 from mcp_ros_bridge.catalog.linter import format_findings, lint_config, main
-from mcp_ros_bridge.catalog.listing import APPROVAL_META_KEY, list_bytes, tool_entry
+from mcp_ros_bridge.catalog.listing import (APPROVAL_META_KEY, list_bytes, tool_entries,
+                                            tool_entry)
 from mcp_ros_bridge.catalog.loader import ConfigError, load_catalog
-from mcp_ros_bridge.server.bridge import tool_model
+from mcp_ros_bridge.server.bridge import tool_models
 import pytest
 import yaml
 
@@ -192,8 +193,11 @@ def m_max_tools(doc):
 
 def m_list_budget(doc):
     pose = tool(doc, 'move_arm_to_pose')
-    for i in range(max(12, 20 - len(doc['tools']))):  # past the budget, however many tools
-        doc['tools'].append(dict(copy.deepcopy(pose), name=f'move_arm_to_pose_{i}'))
+    for i in range(max(12, 20 - len(doc['tools']))):  # shared parameters and results are said once:
+        copied = dict(copy.deepcopy(pose), name=f'move_arm_to_pose_{i}')  # long own texts
+        copied['description'] = {'en': f'Copy {i}. ' + 'More words here. ' * 400,
+                                 'zh': f'副本 {i}。' + '更多的文字。' * 400}
+        doc['tools'].append(copied)
 
 
 def m_unknown_placeholder(doc):
@@ -374,9 +378,9 @@ def test_shipped_config_has_no_errors_or_warnings(capsys):
 def test_token_estimate_measures_the_tool_list():
     catalog = load_catalog(SHIPPED, kinds=KINDS)
     # Exactly what the server sends: the SDK's Tool model round-trips the linter's entries.
-    sent = [tool_model(t).model_dump(by_alias=True, mode='json', exclude_none=True)
-            for t in catalog.tools]
-    assert sent == [tool_entry(t) for t in catalog.tools]
+    sent = [t.model_dump(by_alias=True, mode='json', exclude_none=True)
+            for t in tool_models(catalog.tools)]
+    assert sent == tool_entries(catalog.tools)
     chars = len(json.dumps({'tools': sent}, separators=(',', ':'), ensure_ascii=False))
     (estimate,) = [f for f in lint_config(SHIPPED, KINDS) if f.rule == 'token-estimate']
     assert estimate.severity == 'info'

@@ -16,6 +16,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+import itertools
+import math
 from typing import Any
 
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionLimits,
@@ -130,6 +132,9 @@ class MoveItInterface:
         if len(segments) > 1:
             details['segments'] = len(segments)
         result = await self._execute(segments, limits, progress, stops)
+        if result.succeeded:  # it ran the checked plan: its fingertip path is the plan's
+            details['path_length_m'] = sum(math.dist(a.position, b.position)
+                                           for a, b in itertools.pairwise(poses))
         return replace(result, details={**result.details, **details})
 
     async def follow_path(self, goal: CartesianGoal,

@@ -23,11 +23,15 @@ def motion_result(run: ArmRun, pose: Pose, joints: Mapping[str, float],
             np.array(pose.orientation))))
     message = run.message or t('sim_run_ended', status=run.status.value,
                                duration=f'{run.duration_s:.2f}')
+    details = dict(run.details)
+    if len(run.trace) > 1:  # the fingertip's travelled path, sampled while it ran
+        details['path_length_m'] = float(np.linalg.norm(np.diff(run.trace, axis=0),
+                                                        axis=1).sum())
     return MotionResult(run.status, message, final_pose=pose, joint_positions=dict(joints),
                         duration_s=run.duration_s, fraction=run.fraction,
                         position_error_m=position_error,
                         orientation_error_rad=orientation_error,
-                        peak_force_n=run.peak_force_n, contact=run.contact, details=run.details)
+                        peak_force_n=run.peak_force_n, contact=run.contact, details=details)
 
 
 def ros_only(what: str) -> BackendError:

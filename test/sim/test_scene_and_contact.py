@@ -1,0 +1,152 @@
+"""
+What motions did to the scene, deliberate contact and result fields, over MCP on real physics.
+
+A push that knocks the cylinder over "succeeds" as a motion; its result must say the
+cylinder moved and tilted. Closing an empty gripper is not an error. Slip since the
+grasp never goes down, angles are reported in (-180, 180], relative moves carry their
+position error and executed motions their travelled path length.
+"""
+
+import anyio
+from mcp import Client
+from mcp_ros_bridge.safety.ratelimit import RateLimiter
+import pytest
+
+pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
+pytestmark = [pytest.mark.sim, pytest.mark.anyio]
+MODES = ['legacy', '2026-07-28']
+
+
+@pytest.fixture
+def sim_bridge(sim_bridge):
+    """Return the fast-simulation bridge without the rate limit (motions are quick)."""
+    sim_bridge.pipeline.rate = RateLimiter(1000.0, 1000)
+    return sim_bridge
+
+
+async def _ok(c: Client, tool: str, args: dict) -> dict:
+    r = await c.call_tool(tool, args)
+    assert not r.is_error, (tool, r.content[0].text)
+    return {'text': r.content[0].text, **r.structured_content}
+
+
+def _off(angle: float, to: float) -> float:
+    """Return the angular distance (deg) from ``angle`` to ``to``."""
+    return abs((angle - to + 180.0) % 360.0 - 180.0)
+
+
+async def _centre(c: Client, name: str) -> dict:
+    return (await _ok(c, 'get_object_pose', {'object': name}))['pose']['position_m']
+
+
+@pytest.mark.parametrize('mode', MODES)
+async def test_a_push_that_tips_the_cylinder_reports_it(sim_bridge, mode):
+    """Closed fingers slide through the cylinder's top: SUCCEEDED, and the cylinder is named."""
+    async with Client(sim_bridge.server, mode=mode) as c:
+        with anyio.fail_after(180):
+            p = await _centre(c, 'cylinder')
+            closed = await _ok(c, 'close_gripper', {})
+            start = await _ok(c, 'move_arm_to_pose', {
+                'position': {'x': p['x'] - 0.1, 'y': p['y'], 'z': 0.09}})
+            push = await _ok(c, 'plan_trajectory', {
+                'waypoints': [{'x': p['x'] - 0.05, 'y': p['y'], 'z': 0.09},
+                              {'x': p['x'] + 0.03, 'y': p['y'], 'z': 0.09}],
+                'velocity_scaling': 0.05})
+            after = await _centre(c, 'cylinder')
+    assert closed['status'] == 'CLOSED'
+    assert start['scene_changes'] == [], 'the free move touched nothing'
+    assert push['status'] == 'SUCCEEDED', push['text']
+    (change,) = push['scene_changes']
+    assert change['object'] == 'cylinder' and change['tilted_deg'] > 45, change
+    moved_mm = 1000 * ((after['x'] - p['x']) ** 2 + (after['y'] - p['y']) ** 2
+                       + (after['z'] - p['z']) ** 2) ** 0.5
+    assert change['moved_mm'] == pytest.approx(moved_mm, abs=2.0)
+    assert (f"The cylinder (not held) moved {change['moved_mm']:g} mm and tilted "
+            f"{change['tilted_deg']:g}° during the motion.") in push['text']
+    assert push['path_length_m'] == pytest.approx(0.05 + 0.08, abs=0.005), 'travelled'
+    assert push['position_error_mm'] < 2.0
+
+
+async def test_a_lifted_held_box_is_no_scene_change_and_slip_never_decreases(sim_bridge):
+    """The held box moves with the hand: reported under grip, not scene_changes; slip is a max."""
+    async with Client(sim_bridge.server, mode='2026-07-28') as c:
+        with anyio.fail_after(240):
+            p = await _centre(c, 'box')
+            await _ok(c, 'move_arm_to_pose', {'position': {'x': p['x'], 'y': p['y'],
+                                                           'z': p['z'] + 0.12}})
+            down = await _ok(c, 'move_arm_relative', {'offset': {'z': -0.12}})
+            assert (await _ok(c, 'grasp_object_force_control', {'force_n': 8}))[
+                'status'] == 'HOLDING'
+            moves = [await _ok(c, 'move_arm_relative', {'offset': offset, 'velocity_scaling': 0.5})
+                     for offset in ({'z': 0.1}, {'x': -0.05}, {'y': 0.05}, {'z': -0.05},
+                                    {'x': 0.05, 'z': 0.05})]
+            state = await _ok(c, 'read_gripper_state', {})
+    assert down['scene_changes'] == [] and down['position_error_mm'] < 1.0
+    for m in moves:
+        assert m['grip']['object'] == 'box' and m['scene_changes'] == [], m['text']
+        assert 'not held' not in m['text']
+        assert m['position_error_mm'] < 2.0 and m['path_length_m'] > 0.04
+    since = [m['grip']['slip_since_grasp_mm'] for m in moves] + [state['slip_mm']]
+    assert since == sorted(since), f'slip since the grasp went down: {since}'
+
+
+@pytest.mark.parametrize('mode', MODES)
+async def test_close_gripper_on_nothing_is_not_an_error(sim_bridge, mode):
+    """Empty fingers close fully (CLOSED, gap ~0) or to a gap; read_gripper_state agrees."""
+    async with Client(sim_bridge.server, mode=mode) as c:
+        with anyio.fail_after(120):
+            full = await _ok(c, 'close_gripper', {})
+            state = await _ok(c, 'read_gripper_state', {})
+            part = await _ok(c, 'close_gripper', {'width_m': 0.03})
+    assert full['status'] == 'CLOSED' and full['width_m'] < 0.002
+    assert full['text'].startswith('CLOSED: finger gap') and full['object_held'] is False
+    assert state['status'] == 'EMPTY' and state['width_m'] < 0.002
+    assert part['status'] == 'CLOSED' and part['width_m'] == pytest.approx(0.03, abs=0.002)
+
+
+async def test_close_gripper_around_the_box_is_blocked_and_lets_go(sim_bridge):
+    """Fingers stopped by the box: BLOCKED (an error), eased off, no squeeze left behind."""
+    async with Client(sim_bridge.server, mode='legacy') as c:
+        with anyio.fail_after(180):
+            p = await _centre(c, 'box')
+            await _ok(c, 'move_arm_to_pose', {'position': {'x': p['x'], 'y': p['y'],
+                                                           'z': p['z'] + 0.12}})
+            await _ok(c, 'move_arm_relative', {'offset': {'z': -0.12}})
+            r = await c.call_tool('close_gripper', {})
+            state = await _ok(c, 'read_gripper_state', {})
+            await _ok(c, 'grasp_object_force_control', {})
+            holding = await c.call_tool('close_gripper', {})
+            still = await _ok(c, 'read_gripper_state', {})
+    assert r.is_error and r.structured_content['status'] == 'BLOCKED'
+    assert r.meta['io.github.mcp_ros_bridge/error']['code'] == 'BLOCKED'
+    assert 'something is between them' in r.content[0].text
+    assert state['status'] == 'OPEN' and state['force_n'] < 1.0, state
+    assert state['width_m'] > 0.05, 'eased off around the 50 mm box'
+    assert holding.is_error and 'does not squeeze a held object' in holding.content[0].text
+    assert still['status'] == 'HOLDING', 'a refused close changes nothing'
+
+
+async def test_roll_is_one_value_and_the_z_floor_is_the_fingertips(sim_bridge):
+    """roll/yaw -180 come back in (-180, 180]; the schema's z floor is reachable, below is not."""
+    tools = {}
+    async with Client(sim_bridge.server, mode='2026-07-28') as c:
+        with anyio.fail_after(120):
+            tools = {t.name: t for t in (await c.list_tools()).tools}
+            floor = tools['move_arm_to_pose'].input_schema['properties']['position'][
+                'properties']['z']['minimum']
+            flipped = await _ok(c, 'move_arm_to_pose', {
+                'position': {'x': 0.4, 'y': -0.2, 'z': 0.2},
+                'orientation': {'roll': -180, 'pitch': 0, 'yaw': -180}})
+            pose = await _ok(c, 'get_end_effector_pose', {})
+            low = await _ok(c, 'move_arm_to_pose', {'position': {'x': 0.4, 'y': -0.2,
+                                                                 'z': floor}})
+            below = await c.call_tool('move_arm_to_pose', {'position': {
+                'x': 0.4, 'y': -0.2, 'z': floor - 0.002}})
+    robot = sim_bridge.catalog.robot
+    assert floor == pytest.approx(robot.limits.workspace.lo[2]
+                                  + robot.gripper_geometry.tip_past_tcp_m)
+    for o in (flipped['final_pose']['orientation_deg'], pose['pose']['orientation_deg']):
+        assert -180 < o['roll'] <= 180 and -180 < o['yaw'] <= 180, o  # never -180
+        assert _off(o['roll'], 180) < 0.5 and _off(o['yaw'], 180) < 0.5, o
+    assert low['status'] == 'SUCCEEDED' and low['position_error_mm'] < 1.0
+    assert below.is_error and 'position.z' in below.content[0].text

@@ -1,0 +1,61 @@
+"""The tools/list says each shared definition once: parameters, whole results, result fields."""
+
+import json
+
+from jsonschema import Draft202012Validator
+from mcp_ros_bridge.capabilities import KINDS
+from mcp_ros_bridge.catalog.listing import list_bytes, tool_entries, tool_entry
+from mcp_ros_bridge.catalog.loader import load_catalog
+from mcp_ros_bridge.catalog.robot import default_config_dir
+import pytest
+
+MOTIONS = ['move_arm_to_pose', 'move_arm_joints', 'plan_trajectory', 'move_arm_relative',
+           'move_arm_to_posture']
+
+
+@pytest.fixture(scope='module', params=['en', 'zh'])
+def listed(request):
+    catalog = load_catalog(default_config_dir(), request.param, kinds=KINDS)
+    return catalog, {e['name']: e for e in tool_entries(catalog.tools, request.param)}
+
+
+def test_the_motion_result_is_spelled_once_and_named_after(listed):
+    catalog, entries = listed
+    first, *rest = [entries[n]['outputSchema'] for n in MOTIONS]
+    assert {'scene_changes', 'peak_force_n', 'path_length_m', 'grip'} <= set(first['properties'])
+    assert 'description' in first['properties']['peak_force_n']
+    for name, schema in zip(MOTIONS[1:], rest):
+        assert 'properties' not in schema and 'move_arm_to_pose' in schema['description'], name
+        assert schema['required'] == first['required'], name
+        assert tool_entry(catalog.get(name))['outputSchema'] == tool_entry(
+            catalog.get('move_arm_to_pose'))['outputSchema'], 'the kinds return one shape'
+
+
+def test_a_shared_parameter_is_described_once_with_its_bounds_everywhere(listed):
+    _, entries = listed
+    described = [n for n in MOTIONS
+                 if 'description' in entries[n]['inputSchema']['properties']['idempotency_key']]
+    assert described == ['move_arm_to_pose']
+    for n in MOTIONS:
+        key = entries[n]['inputSchema']['properties']['idempotency_key']
+        assert key['maxLength'] == 64 and key['pattern'], n
+        vel = entries[n]['inputSchema']['properties']['velocity_scaling']
+        assert vel['exclusiveMinimum'] == 0 and vel['maximum'] > 0, n
+    # a parameter described differently keeps its own text
+    assert 'description' in entries['close_gripper']['inputSchema']['properties']['width_m']
+
+
+def test_every_listed_schema_is_still_a_valid_schema(listed):
+    _, entries = listed
+    for e in entries.values():
+        Draft202012Validator.check_schema(e['inputSchema'])
+        Draft202012Validator.check_schema(e['outputSchema'])
+        assert e['outputSchema']['type'] == 'object'
+
+
+def test_the_list_is_smaller_than_its_entries_one_by_one(listed):
+    catalog, entries = listed
+    alone = list_bytes([tool_entry(t) for t in catalog.tools])
+    shared = list_bytes(list(entries.values()))
+    assert shared < alone * 0.85, (shared, alone)
+    assert json.dumps(entries['get_object_pose']['outputSchema']).count('position_m') <= 1
