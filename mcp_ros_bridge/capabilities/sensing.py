@@ -100,27 +100,27 @@ async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 async def run_read_joints(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Read joint positions, velocities and efforts."""
     js = await ctx.backend.joint_states()
-    keep = set(ctx.robot.arm_joints)
-    if args['include_gripper']:
-        keep |= set(ctx.robot.gripper_joints)
+    arm, fingers = set(ctx.robot.arm_joints), set(ctx.robot.gripper_joints)
+    keep = arm | fingers if args['include_gripper'] else arm
+    finger_unit = ctx.robot.gripper_command.unit  # a Robotiq knuckle is in rad, Panda's in m
     joints = []
     for i, name in enumerate(js.names):
         if name not in keep:
             continue
         j: dict[str, Any] = {'name': name, 'position': round(js.positions[i], 5),
-                             'unit': 'm' if name in ctx.robot.gripper_joints else 'rad'}
+                             'unit': 'rad' if name in arm else finger_unit}
         if i < len(js.velocities):
             j['velocity'] = round(js.velocities[i], 5)
         if i < len(js.efforts):
             j['effort'] = round(js.efforts[i], 4)
         joints.append(j)
-    arm = [j['position'] for j in joints if j['unit'] == 'rad']
-    text = t('joints_line', positions=', '.join(fmt(v, 4) for v in arm),
+    text = t('joints_line', positions=', '.join(fmt(j['position'], 4) for j in joints
+                                                if j['name'] in arm),
              age=fmt(js.age_s * 1000, 1))
-    fingers = [j for j in joints if j['unit'] == 'm']
-    if fingers:
-        text += t('joints_fingers', fingers=', '.join(f"{j['name']}={fmt(j['position'], 4)}"
-                                                      for j in fingers))
+    shown = [j for j in joints if j['name'] not in arm]
+    if shown:
+        text += t('joints_fingers', unit=finger_unit,
+                  fingers=', '.join(f"{j['name']}={fmt(j['position'], 4)}" for j in shown))
     s = {'joints': joints, 'stamp': js.stamp, 'age_s': round(js.age_s, 4)}
     return Outcome(text + _rejected(js.rejected, s), s)
 

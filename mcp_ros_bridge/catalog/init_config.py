@@ -63,6 +63,20 @@ def _gripper_width(model: ArmModel) -> tuple[float, bool]:
     return round(per_finger * (2 if len(prismatic) >= 2 else 1), 6), True
 
 
+def _command_lines(model: ArmModel) -> str:
+    """Return the ``gripper.command`` lines for the first driven finger joint ('' if none)."""
+    driven = [j for j in model.gripper_joints if not j.mimic and j.lower is not None
+              and j.upper is not None and j.kind in ('prismatic', 'revolute')]
+    if not driven:
+        return ''
+    j = driven[0]
+    if j.kind == 'prismatic':  # a finger's travel: 0 closed, its upper limit open
+        return (f'  command: {{open: {j.upper}, closed: {j.lower}, unit: m, joint: {j.name}}}'
+                '  # the action position open and closed\n')
+    return (f'  command: {{open: {j.lower}, closed: {j.upper}, unit: rad, joint: {j.name}}}'
+            '  # CHECK: which end of the knuckle is open\n')
+
+
 def _inside(model: ArmModel, values: tuple[float, ...] | list[float]) -> bool:
     return all(j.lower + MARGIN_RAD <= v <= j.upper - MARGIN_RAD
                for j, v in zip(model.joints, values))
@@ -131,7 +145,7 @@ gripper:
   max_force_n: {FORCE_RANGE_N[1]}
   mass_kg: {round(gripper_mass_kg, 4)}            # below the arm's last link (URDF inertials)
   com_m: [0.0, 0.0, 0.05]        # CHECK: their centre of mass in the F/T sensor frame
-
+{_command_lines(model)}
 objects:
   box: {{colour: red, shape: box, size_m: [0.05, 0.05, 0.05], mass_kg: 0.2}}
   cylinder: {{colour: blue, shape: cylinder, size_m: [0.05, 0.05, 0.1], mass_kg: 0.15}}

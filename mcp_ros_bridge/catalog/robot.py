@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from mcp_ros_bridge.catalog.defaults import fill_defaults
+from mcp_ros_bridge.catalog.gripper_command import gripper_command, GripperCommand
 from mcp_ros_bridge.catalog.ros_settings import RosSettings
 from mcp_ros_bridge.catalog.schemas import ROBOT_SCHEMA
 
@@ -95,6 +96,7 @@ class RobotConfig:
     gripper_max_force_n: float
     gripper_mass_kg: float
     gripper_com_m: tuple[float, float, float]
+    gripper_command: GripperCommand  # the gripper action's position per finger gap
     limits: Limits
     ros: RosSettings
 
@@ -134,6 +136,7 @@ class RobotConfig:
             gripper_max_force_n=gr['max_force_n'],
             gripper_mass_kg=float(gr['mass_kg']),
             gripper_com_m=_xyz(gr['com_m']),
+            gripper_command=gripper_command(gr, jt['gripper']),
             limits=limits,
             ros=RosSettings.from_dict(d['ros']),
         )

@@ -48,7 +48,6 @@ class RosSettings:
     sensor_drain_period_ms: float
     sensor_qos_depth: int
     force_guard: ForceGuard
-    gripper_position_scale: float | None  # None: derived from the gripper joints
     gripper_force_source: str
     tcp: Tcp | None  # None: the end effector is a link MoveIt knows
     object_pose_topics: Mapping[str, Topic]  # catalog object -> its PoseStamped topic
@@ -66,7 +65,6 @@ class RosSettings:
             actions=MappingProxyType(_merged('actions', d)),
             services=MappingProxyType(_merged('services', d)),
             **{key: d[key] for key in _SCALARS},
-            gripper_position_scale=d.get('gripper_position_scale'),  # absent: derived
             tcp=_tcp(d.get('tcp')),  # absent: no offset
         )
 

@@ -65,7 +65,6 @@ ROS_SCHEMA: dict[str, Any] = _obj({
                                'default': 4},
     'sensor_qos_depth': {'type': 'integer', 'minimum': 1, 'maximum': 1000, 'default': 200},
     'force_guard': _choice(ForceGuard, 'required'),
-    'gripper_position_scale': _POS,
     'gripper_force_source': {'enum': ['commanded', 'joint_effort'], 'default': 'commanded'},
     'tcp': _obj({'parent_link': _NAME, 'offset_xyz': _VEC3}),
     # Object poses: one geometry_msgs/msg/PoseStamped topic per catalog object, in the base frame.
@@ -95,7 +94,13 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
                    ['arm', 'postures', 'position_limits']),  # no limits: refuse to start
     'ros': ROS_SCHEMA | {'default': {}},
     'gripper': _obj({'max_width_m': _POS, 'min_force_n': _POS, 'max_force_n': _POS,
-                     'mass_kg': {'type': 'number', 'minimum': 0}, 'com_m': _VEC3}),
+                     'mass_kg': {'type': 'number', 'minimum': 0}, 'com_m': _VEC3,
+                     # the action's position at the open and closed gap (catalog/gripper_command)
+                     'command': _obj({'open': _NUM, 'closed': _NUM,
+                                      'unit': {'enum': ['m', 'rad'], 'default': 'm'},
+                                      'joint': _EMPTY_DEFAULT, 'max_effort': _POS},
+                                     ['open', 'closed'])},
+                    ['max_width_m', 'min_force_n', 'max_force_n', 'mass_kg', 'com_m']),
     'objects': {'type': 'object', 'propertyNames': {'pattern': '^[a-z][a-z0-9_]{0,31}$'},
                 'additionalProperties': _obj({
                     'colour': _NAME, 'shape': {'enum': ['box', 'cylinder', 'sphere', 'other']},

@@ -128,7 +128,8 @@ class RosBackend:
         return self._read_joints(self.config.arm_joints)
 
     async def _finger_states(self) -> JointStates:
-        return self._read_joints(self.config.gripper_joints)
+        """Return the joint states with the one joint the gripper mapping reads (mimics aside)."""
+        return self._read_joints((self.config.gripper_command.joint,))
 
     def _read_joints(self, names: tuple[str, ...]) -> JointStates:
         parts = self.parts

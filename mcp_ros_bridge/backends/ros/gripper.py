@@ -104,12 +104,13 @@ class GripperInterface:
         """Return (gap m, summed finger effort) from the finger joint states, or None."""
         if self._read_joints is None or not self.config.gripper_joints:
             return None
-        names, scale = self.config.gripper_joints, gripper_goals.position_scale(self.config)
+        mapping = self.config.gripper_command
         joints = await self._read_joints()
         values = dict(zip(joints.names, zip(joints.positions, joints.efforts)))
-        if any(n not in values for n in names):
+        if mapping.joint not in values:
             return None
-        return values[names[0]][0] / scale, sum(abs(values[n][1]) for n in names)
+        effort = sum(abs(values[n][1]) for n in self.config.gripper_joints if n in values)
+        return mapping.gap_m(values[mapping.joint][0]), effort
 
     async def _measured(self) -> tuple[float, float] | None:
         """Return (gap m, summed finger effort) once the fingers are still, or None."""
