@@ -102,15 +102,15 @@ def _gripper_command(urdf: Urdf, gripper: Any, fingers: Any) -> list[Problem]:
     where, unit = ('gripper', 'command'), _UNITS[joint.kind]
     out: list[Problem] = []
     if command.get('unit', 'm') != unit:
-        out.append((where + ('unit',), f'{name} is {joint.kind} in the URDF: its unit is '
-                    f'{unit}, write unit: {unit}'))
+        out.append((where + ('unit',), (f'{name} is {joint.kind} in the URDF: its unit is '
+                    f'{unit}, write unit: {unit}')))
     lo, hi = joint.lower, joint.upper
     for end in ('open', 'closed'):
         value = command.get(end)
         if (isinstance(value, (int, float)) and lo is not None and hi is not None
                 and not lo - 1e-9 <= value <= hi + 1e-9):
-            out.append((where + (end,), f'{end}: {value} is outside {name} limits [{lo}, '
-                        f'{hi}] in the URDF: give a position the joint can reach'))
+            out.append((where + (end,), (f'{end}: {value} is outside {name} limits [{lo}, '
+                        f'{hi}] in the URDF: give a position the joint can reach')))
     return out
 
 
