@@ -22,7 +22,7 @@ Unit = Literal['m', 'rad']
 class GripperCommand:
     """A linear map between the finger gap (m) and the gripper joint's position."""
 
-    open: float           # command position with the fingers fully open (max_width_m)
+    opened: float         # command position with the fingers fully open (max_width_m)
     closed: float         # command position with the fingers closed (gap 0)
     unit: Unit            # the joint's unit: m (prismatic) or rad (revolute knuckle)
     joint: str            # the joint in /joint_states that reports the position
@@ -31,15 +31,15 @@ class GripperCommand:
 
     def position(self, gap_m: float) -> float:
         """Return the command position for a total finger gap (m)."""
-        return self.closed + (self.open - self.closed) * float(gap_m) / self.max_width_m
+        return self.closed + (self.opened - self.closed) * float(gap_m) / self.max_width_m
 
     def gap_m(self, position: float) -> float:
         """Return the total finger gap (m) a joint position means."""
-        return (float(position) - self.closed) / (self.open - self.closed) * self.max_width_m
+        return (float(position) - self.closed) / (self.opened - self.closed) * self.max_width_m
 
     def rate(self, speed_mps: float) -> float:
         """Return the joint speed (unit/s) that moves the gap at ``speed_mps``."""
-        return abs(self.open - self.closed) * float(speed_mps) / self.max_width_m
+        return abs(self.opened - self.closed) * float(speed_mps) / self.max_width_m
 
     def effort(self, force_n: float, max_force_n: float) -> float:
         """Return the command's max_effort for a grip force (N)."""

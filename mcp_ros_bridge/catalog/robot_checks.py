@@ -32,13 +32,14 @@ def _gripper_problems(data: dict[str, Any]) -> list[Problem]:
     where = ('gripper', 'command')
     out: list[Problem] = []
     if command['open'] == command['closed']:
-        out.append((where, (f"open and closed are both {command['open']}: give the joint "
-                    'position with the fingers open and with them closed, e.g. open: 0.0, '
-                    'closed: 0.8')))
+        same = (f"open and closed are both {command['open']}: give the joint position with "
+                'the fingers open and with them closed, e.g. open: 0.0, closed: 0.8')
+        out.append((where, same))
     joint = command['joint']
     if joint and joint not in fingers:
-        out.append((where + ('joint',), (f'{joint!r} is no gripper joint: use one of {fingers} '
-                    'or add it to joints.gripper')))
+        unknown = (f'{joint!r} is no gripper joint: use one of {fingers} or add it to '
+                   'joints.gripper')
+        out.append((where + ('joint',), unknown))
     if not joint and not fingers:
         out.append((where + ('joint',), ('name the joint that reports the gripper position '
                     '(joints.gripper is empty)')))

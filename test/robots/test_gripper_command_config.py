@@ -31,7 +31,7 @@ def _panda(tmp_path, **gripper):
 def test_init_writes_the_finger_joint_mapping(tmp_path):
     robot = load_catalog(_panda(tmp_path), kinds=KINDS).robot
     mapping = robot.gripper_command
-    assert (mapping.open, mapping.closed, mapping.unit, mapping.joint) == (
+    assert (mapping.opened, mapping.closed, mapping.unit, mapping.joint) == (
         0.04, 0.0, 'm', 'panda_finger_joint1')
     assert mapping.position(robot.gripper_max_width_m) == pytest.approx(0.04)
     assert mapping.gap_m(0.02) == pytest.approx(0.04)

@@ -49,8 +49,7 @@ async def test_grasp_closes_and_release_opens_a_knuckle_gripper():
         assert grip.details['width_source'] == 'joint_states'
         state = await backend.gripper_state()
         assert state.status == 'HOLDING' and state.width_m == pytest.approx(0.04, abs=1e-3)
-        opened = await backend.release(ReleaseGoal(width_m=0.085, speed_mps=0.05,
-                                                    timeout_s=10.0))
+        opened = await backend.release(ReleaseGoal(width_m=0.085, speed_mps=0.05, timeout_s=10.0))
         assert fake.goals[-1].position == pytest.approx(0.0)  # open is 0 rad
         assert opened.status == 'OPEN' and opened.width_m == pytest.approx(0.085, abs=1e-3)
         fake.object_width_m = 0.0
@@ -72,5 +71,5 @@ def test_panda_fingers_keep_their_metre_travel():
     """Without gripper.command the Panda hand is commanded as before: one finger's travel."""
     config = RobotConfig.from_dict(moveit_rig.tagged_yaml(moveit_rig.new_tag()))
     mapping = config.gripper_command
-    assert (mapping.open, mapping.closed, mapping.unit, mapping.joint) == (
+    assert (mapping.opened, mapping.closed, mapping.unit, mapping.joint) == (
         0.04, 0.0, 'm', 'panda_finger_joint1')
