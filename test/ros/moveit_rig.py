@@ -50,15 +50,16 @@ def tagged_yaml(tag, **ros):
 
 
 @contextlib.asynccontextmanager
-async def rigged(config=None, **ros):
+async def rigged(config=None, sensors=None, **ros):
     """
     Yield (backend, fake move_group, sensor publisher, peer); ``ros`` overrides robot.yaml.
 
-    ``config``: a RobotConfig with its own names (from :func:`new_tag`), e.g. a catalog's.
+    ``config``: a RobotConfig with its own names (from :func:`new_tag`), e.g. a catalog's;
+    ``sensors``: SensorPublisher arguments (``wrench_hz``, ``force``...).
     """
     peer = ros_support.Peer()
     config = config or RobotConfig.from_dict(tagged_yaml(new_tag(), **ros))
-    pub = ros_support.SensorPublisher(peer, config)
+    pub = ros_support.SensorPublisher(peer, config, **(sensors or {}))
     fake = fake_move_group.FakeMoveGroup(peer, config, pub)
     fake.solution = REACHED
     backend = RosBackend(config, node_name='bridge_moveit')

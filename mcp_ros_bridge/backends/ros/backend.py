@@ -118,10 +118,14 @@ class RosBackend:
         max_age = self.config.limits.sensor_max_age_s
         if self.config.ros.force_guard == 'off':
             return ForceGuard(None, limits.contact_force_limit_n, max_age)
+        from mcp_ros_bridge.backends.ros.static_load import StaticLoad
         parts = self.parts
         parts.take_arrived()
         parts.wrench.check_healthy(parts.runtime.now_s(), max_age)  # refuse stale or invalid
-        return ForceGuard(parts.wrench, limits.contact_force_limit_n, max_age)
+        load = StaticLoad(self.config, self.end_effector_pose, parts.wrench,
+                          holding=parts.gripper.holding)
+        return ForceGuard(parts.wrench, limits.contact_force_limit_n, max_age,
+                          rated_n=self.config.limits.ft_rated_force_n, load=load)
 
     async def joint_states(self) -> JointStates:
         """Return the newest valid joint states; SENSOR_STALE when old, SENSOR_FAULT if invalid."""

@@ -51,6 +51,11 @@ class GripperInterface:
         self._read_joints = read_joints
         self._hold: gripper_goals.Hold | None = None
 
+    @property
+    def holding(self) -> bool:
+        """Return True while the newest grasp took hold of an object."""
+        return self._hold is not None
+
     async def _command(self, width_m: float, effort_n: float, speed_mps: float,
                        timeout_s: float, progress: ProgressFn | None
                        ) -> tuple[ActionOutcome, dict[str, Any]]:

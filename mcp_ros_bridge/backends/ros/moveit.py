@@ -169,7 +169,7 @@ class MoveItInterface:
         halted = await halting if guard.event.is_set() else {}  # bounded: until_still
         result = self._interpret(outcome, guard)
         result = replace(result, peak_force_n=guard.peak_n if guard.peak_n > 0.0 else None,
-                         details={**result.details, **halted})
+                         details={**guard.compensation, **result.details, **halted})
         if progress is not None and result.succeeded:
             await progress(1.0, t('moveit_finished'))
         return result
@@ -183,10 +183,14 @@ class MoveItInterface:
         """Read how an ExecuteTrajectory goal ended (the plan was made and checked before)."""
         took = outcome.duration_s
         if guard.contact:
-            return MotionResult(MotionStatus.CONTACT_ABORT,
-                                t('moveit_force_abort', peak=guard.peak_n, limit=guard.limit_n),
+            said = (t('moveit_force_over_rating', rated=guard.rated_n) if guard.over_rating
+                    else t('moveit_force_abort', peak=guard.peak_n, limit=guard.limit_n)
+                    if guard.compensation.get('force_compensation') == 'gripper_gravity'
+                    else t('moveit_force_abort_raw', peak=guard.peak_n, limit=guard.limit_n))
+            return MotionResult(MotionStatus.CONTACT_ABORT, said,
                                 duration_s=took, peak_force_n=guard.peak_n,
-                                contact={'peak_force_n': guard.peak_n})
+                                contact={'peak_force_n': guard.peak_n},
+                                details=dict(guard.compensation))
         failed = guard.failure(took)  # the sensor went stale or sent an invalid sample
         if failed is not None:
             return failed
