@@ -170,6 +170,15 @@ limits:
     return text, todo
 
 
+def _named(path: str, out_dir: str) -> str:
+    """Return how robot.yaml names ``path``: relative when it lies in ``out_dir``."""
+    if not path:
+        return ''
+    path = os.path.abspath(path)
+    inside = os.path.dirname(path) == os.path.abspath(out_dir)
+    return os.path.basename(path) if inside else path
+
+
 def write_config(out_dir: str, urdf: str, srdf: str = '', group: str = '', tip: str = '',
                  force: bool = False) -> list[str]:
     """Write ``out_dir/robot.yaml`` from the description; return what to check by hand."""
@@ -178,7 +187,8 @@ def write_config(out_dir: str, urdf: str, srdf: str = '', group: str = '', tip: 
     parsed, model = read_description('/', spec)
     last = parsed.joint(model.joint_names[-1])
     mass = parsed.mass_below(last.child) if last is not None else 0.0
-    text, todo = render_robot_yaml(model, urdf, srdf, tip_extent(parsed, model), mass)
+    text, todo = render_robot_yaml(model, _named(urdf, out_dir), _named(srdf, out_dir),
+                                   tip_extent(parsed, model), mass)
     path = os.path.join(out_dir, 'robot.yaml')
     if os.path.exists(path) and not force:
         raise FileExistsError(f'{path} exists; pass --force to overwrite it')
@@ -186,3 +196,31 @@ def write_config(out_dir: str, urdf: str, srdf: str = '', group: str = '', tip: 
     with open(path, 'w', encoding='utf-8') as f:
         f.write(text)
     return todo
+
+
+LIVE_FILES = ('robot.urdf', 'robot.srdf')  # where the descriptions read from topics go
+
+
+def write_live_config(out_dir: str, urdf_text: str, srdf_text: str | None, group: str = '',
+                      tip: str = '', force: bool = False) -> list[str]:
+    """
+    Write the descriptions a running robot published, then robot.yaml referencing them.
+
+    ``srdf_text`` None: no SRDF was published (the group and postures are then
+    guessed, said in the returned list). Nothing is written when the URDF does
+    not parse, or robot.yaml exists without ``force``.
+    """
+    from mcp_ros_bridge.catalog.description import parse_urdf
+    parse_urdf(urdf_text, LIVE_FILES[0])  # refuse before writing anything
+    if os.path.exists(os.path.join(out_dir, 'robot.yaml')) and not force:
+        raise FileExistsError(f'{os.path.join(out_dir, "robot.yaml")} exists; pass --force '
+                              'to overwrite it')
+    os.makedirs(out_dir, exist_ok=True)
+    written = []
+    for name, text in zip(LIVE_FILES, (urdf_text, srdf_text)):
+        if text is not None:
+            with open(os.path.join(out_dir, name), 'w', encoding='utf-8') as f:
+                f.write(text)
+            written.append(os.path.join(out_dir, name))
+    srdf = written[1] if len(written) > 1 else ''
+    return write_config(out_dir, written[0], srdf, group, tip, force=True)
