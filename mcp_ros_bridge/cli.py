@@ -88,7 +88,7 @@ def _init_from_robot(args: argparse.Namespace) -> tuple[int, list[str]]:
             print(t('init_live_read', topic=topic, chars=len(text),
                     path=os.path.join(args.out, name)))
     if srdf is None:
-        todo.insert(0, t('init_live_no_srdf', topic=topics[1], wait=args.wait))
+        todo.insert(0, t('init_live_no_srdf', topic=topics[1]))
     return 0, todo
 
 

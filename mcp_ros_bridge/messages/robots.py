@@ -24,9 +24,9 @@ TABLE: dict[str, tuple[str, str]] = {
         '{wait} 秒内 {topic} 上没有收到任何消息：robot_state_publisher（或 MoveIt）是否在此 '
         'ROS_DOMAIN_ID 中运行？未写入任何文件；请启动它，或传入 --urdf FILE'),
     'init_live_no_srdf': both(
-        'nothing arrived on {topic} within {wait} s (no MoveIt move_group?): no SRDF was '
+        'nothing arrived on {topic} (no MoveIt move_group?): no SRDF was '
         'written, so the planning group and the named postures are guesses (CHECK)',
-        '{wait} 秒内 {topic} 上没有收到任何消息（没有 MoveIt move_group？）：未写入 SRDF，'
+        '{topic} 上没有收到任何消息（没有 MoveIt move_group？）：未写入 SRDF，'
         '规划组和命名姿态均为推测（CHECK）'),
     'init_live_needs_source': both(
         'init needs --urdf FILE or --from-robot',

@@ -91,7 +91,7 @@ def test_init_says_what_it_could_not_read(tmp_path):
         peer.keep = _publish_as_moveit(peer, {description: _read(urdf)})  # no move_group
         out = str(tmp_path / 'ur5')
         init = _cli('init', '--from-robot', '--description-topic', description,
-                    '--semantic-topic', semantic, '--wait', '3', '--out', out)
+                    '--semantic-topic', semantic, '--wait', '30', '--out', out)
         silent = _cli('init', '--from-robot', '--description-topic', f'{description}_none',
                       '--wait', '1', '--out', str(tmp_path / 'none'))
         chinese = _cli('--lang', 'zh', 'init', '--from-robot', '--description-topic',
