@@ -23,18 +23,20 @@ import pytest
 from robot_data import arm_files
 import yaml
 
-import ros_support  # noqa: I100 - on the path robot_data sets
+import fake_gripper  # noqa: I100 - on the path robot_data sets
+import ros_support
 
 pytestmark = [pytest.mark.robots, pytest.mark.ros_moveit, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
 moveit_rig = ros_support.import_moveit_rig()
 fake_moveit = pytest.importorskip('fake_moveit')
+pytest.importorskip('control_msgs.action')
 MODES = ('legacy', '2026-07-28')
 TOOL_DOWN = [0.3, -1.4, 1.6, -1.77, -1.57, 0.3]  # tool0 pointing down, in front of the base
 START = [0.0, -1.2, 1.4, -1.77, -1.57, 0.0]  # where the rig's arm starts (tool0 down)
 
 
-def _ur5(tmp_path):
+def _ur5(tmp_path, gripper=None):
     """Return (catalog, kinematics) of a UR5 config from init, with this rig's ROS names."""
     urdf, srdf, _ = arm_files('ur5')
     out = str(tmp_path / 'ur5')
@@ -43,6 +45,9 @@ def _ur5(tmp_path):
     with open(path, encoding='utf-8') as f:
         raw = yaml.safe_load(f)
     raw['joints']['postures'] = {'home': START}  # the SRDF's home is stretched out flat
+    if gripper is not None:  # e.g. a Robotiq 2F-85 on tool0 (no part of the UR5's URDF)
+        raw['joints']['gripper'] = [gripper['joint']]
+        raw['gripper'].update(max_width_m=fake_gripper.STROKE_M, command=gripper)
     tag = moveit_rig.new_tag()
     raw['ros'] = {
         'topics': {'joint_states': {'name': f'{tag}/joint_states', 'qos': 'sensor_data'},
@@ -105,3 +110,28 @@ async def test_ur5_moves_to_joints_and_to_a_pose_over_mcp(tmp_path, mode):
     assert [s['final_pose']['position_m'][a] for a in 'xyz'] == pytest.approx(
         [float(v) for v in position], abs=1e-3)
     assert 'panda' not in _text(moved) + _text(joints)
+
+
+@pytest.mark.parametrize('mode', MODES)
+async def test_ur5_with_a_robotiq_2f85_grasps_and_releases_over_mcp(tmp_path, mode):
+    """Issue 19's cell: grasp closes the knuckle (0.8 rad), release opens it (0 rad), gaps in m."""
+    robotiq = {'open': 0.0, 'closed': 0.8, 'unit': 'rad', 'joint': fake_gripper.KNUCKLE}
+    catalog, kinematics = _ur5(tmp_path, robotiq)
+    async with moveit_rig.rigged(config=catalog.robot, kinematics=kinematics) as (
+            backend, _, pub, peer):
+        fake = fake_gripper.KnuckleGripper(peer, catalog.robot.ros.actions['gripper'], pub,
+                                           0.03, len(catalog.robot.arm_joints))
+        grasp = await _call(catalog, backend, mode, 'grasp_object_force_control',
+                            {'force_n': 20.0})
+        assert fake.goals[-1].position == pytest.approx(0.8)
+        release = await _call(catalog, backend, mode, 'release_object', {})
+        assert fake.goals[-1].position == pytest.approx(0.0)
+        joints = await _call(catalog, backend, mode, 'get_joint_states', {})
+    assert not grasp.is_error, _text(grasp)
+    g = grasp.structured_content
+    assert g['status'] == 'HOLDING' and g['width_m'] == pytest.approx(0.03, abs=1e-3)
+    assert 'finger gap 30' in _text(grasp)
+    r = release.structured_content
+    assert r['status'] == 'OPEN' and r['width_m'] == pytest.approx(0.085, abs=1e-3)
+    knuckle = joints.structured_content['joints'][-1]
+    assert (knuckle['name'], knuckle['unit']) == (fake_gripper.KNUCKLE, 'rad')

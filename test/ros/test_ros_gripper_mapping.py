@@ -73,3 +73,20 @@ def test_panda_fingers_keep_their_metre_travel():
     mapping = config.gripper_command
     assert (mapping.opened, mapping.closed, mapping.unit, mapping.joint) == (
         0.04, 0.0, 'm', 'panda_finger_joint1')
+
+
+def test_parallel_gripper_goal_and_result_speak_the_knuckle():
+    """ParallelGripperCommand: the knuckle's name, angle, speed (rad/s) and effort scale."""
+    from dataclasses import replace
+    from mcp_ros_bridge.backends.ros import gripper_goals
+    config = robotiq_config()
+    mapping = replace(config.gripper_command, max_effort=1.0)  # a 0..1 effort controller
+    config = replace(config, gripper_command=mapping,
+                     ros=replace(config.ros, gripper_interface='parallel_gripper_command'))
+    goal = gripper_goals.build_gripper_goal(config, 0.0425, 15.0, speed_mps=0.0425)
+    assert goal['command']['name'] == [fake_gripper.KNUCKLE]
+    assert goal['command']['position'] == [pytest.approx(0.4)]
+    assert goal['command']['velocity'] == [pytest.approx(0.4)]  # half the stroke per second
+    assert goal['command']['effort'] == [pytest.approx(15.0 / config.gripper_max_force_n)]
+    read = gripper_goals.read_gripper_result(config, {'state': {'position': [0.8], 'effort': [1]}})
+    assert read.width_m == pytest.approx(0.0)
