@@ -21,7 +21,7 @@ from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.geometry import gravity_in_sensor, held_mass_kg
 import numpy as np
 
-WEIGH_SAMPLES = 64  # the newest samples the held mass is weighed on at the start
+WEIGH_S = 0.1  # the held mass is weighed on the newest 0.1 s of samples at the start
 
 
 class StaticLoad:
@@ -44,9 +44,10 @@ class StaticLoad:
         return np.asarray((c.gripper_mass_kg + self.held_kg) * g)
 
     def _weigh(self, g: np.ndarray) -> float:
-        rows = [r[2][:3] for r in self._buffer.tail(WEIGH_SAMPLES)]
-        if not rows:
+        tail = self._buffer.tail(4096)
+        if not tail:
             return 0.0
+        rows = [r[2][:3] for r in tail if r[0] >= tail[-1][0] - WEIGH_S]
         net = np.mean(rows, axis=0) - self._config.gripper_mass_kg * g
         heaviest = max((o.mass_kg for o in self._config.objects.values()), default=0.0)
         return min(max(held_mass_kg(net, g), 0.0), heaviest)
