@@ -47,7 +47,7 @@ def heavy_config(mass_kg=MASS_KG, knuckle=False):
 
 
 def weight_in_hand(q, mass_kg=MASS_KG):
-    """Return the weight (N) of ``mass_kg`` as the sensor in panda_hand reads it at joints ``q``."""
+    """Return the weight (N) of ``mass_kg`` as the sensor in panda_hand reads it at ``q``."""
     rot = quat2mat(fake_moveit.fk(q, 'panda_hand')[1])
     return tuple(float(v) for v in rot.T @ np.array([0.0, 0.0, -9.81 * mass_kg]))
 
