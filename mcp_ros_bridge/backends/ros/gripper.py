@@ -18,6 +18,10 @@ hardware_interface_adapter.hpp) actually does shapes what is reported here:
   gap in /joint_states (see :func:`gripper_goals.grip_state`).
 * GripperCommand has no speed field: a slower closing ("gentle") cannot be
   commanded and is refused; ParallelGripperCommand carries the velocity.
+* Widths are the finger gap in metres everywhere here; ``gripper.command``
+  (:mod:`mcp_ros_bridge.catalog.gripper_command`) turns a gap into the joint's
+  command (m or rad, open and closed in either order) and its measured joint
+  position back into a gap.
 """
 
 from __future__ import annotations
