@@ -33,7 +33,13 @@ def _parser() -> argparse.ArgumentParser:
     lint.add_argument('config', nargs='?', default='')
     lint.add_argument('--json', action='store_true')
     init = sub.add_parser('init', help='write a config directory from a URDF (and SRDF)')
-    init.add_argument('--urdf', required=True, help='the robot description (expanded xacro)')
+    init.add_argument('--urdf', default='', help='the robot description (expanded xacro)')
+    init.add_argument('--from-robot', action='store_true',
+                      help='read the descriptions a running robot publishes (instead of files)')
+    init.add_argument('--description-topic', default='/robot_description')
+    init.add_argument('--semantic-topic', default='/robot_description_semantic')
+    init.add_argument('--wait', type=float, default=10.0,
+                      help='seconds to wait for the description topics (--from-robot)')
     init.add_argument('--srdf', default='', help='the semantic description (MoveIt config)')
     init.add_argument('--group', default='', help='the planning group (default: the largest)')
     init.add_argument('--tip', default='', help='the link motions command (default: the tip)')
@@ -42,7 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     d = sub.add_parser('demo', help='pick-and-place on the simulation through a real MCP client')
     d.add_argument('--sim-speed', type=float, default=1.0)
     d.add_argument('--image', default='demo_scene.png', help='where to save the final image')
-    for p in (t, lint, d):
+    for p in (t, lint, init, d):
         p.add_argument('--lang', choices=LANGS, default=argparse.SUPPRESS, help=_LANG_HELP)
     for action in serve._actions:  # left out after the command, the one before it stays
         if action.dest == 'lang':
@@ -63,9 +69,43 @@ def _tools(config_dir: str, lang: str, backend: str) -> int:
     return 0
 
 
+def _init_from_robot(args: argparse.Namespace) -> tuple[int, list[str]]:
+    """Read the running robot's descriptions (ROS layer), write them (catalog layer)."""
+    import os
+    from mcp_ros_bridge.backends.ros.description_topics import read_descriptions
+    from mcp_ros_bridge.catalog.init_config import LIVE_FILES, write_live_config
+    from mcp_ros_bridge.messages import t
+    topics = (args.description_topic, args.semantic_topic)
+    texts = read_descriptions(topics, args.wait)
+    urdf, srdf = (texts[name] for name in topics)
+    if urdf is None:
+        print(f'mcp-ros-bridge: {t("init_live_no_urdf", topic=topics[0], wait=args.wait)}',
+              file=sys.stderr)
+        return 2, []
+    todo = write_live_config(args.out, urdf, srdf, args.group, args.tip, args.force)
+    for topic, text, name in zip(topics, (urdf, srdf), LIVE_FILES):
+        if text is not None:
+            print(t('init_live_read', topic=topic, chars=len(text),
+                    path=os.path.join(args.out, name)))
+    if srdf is None:
+        todo.insert(0, t('init_live_no_srdf', topic=topics[1]))
+    return 0, todo
+
+
 def _init(args: argparse.Namespace) -> int:
     from mcp_ros_bridge.catalog.init_config import write_config
-    todo = write_config(args.out, args.urdf, args.srdf, args.group, args.tip, args.force)
+    from mcp_ros_bridge.messages import speaking, t
+    with speaking(args.lang):
+        if args.from_robot:
+            status, todo = _init_from_robot(args)
+            if status:
+                return status
+        elif not args.urdf:
+            print(f'mcp-ros-bridge: {t("init_live_needs_source")}', file=sys.stderr)
+            return 2
+        else:
+            todo = write_config(args.out, args.urdf, args.srdf, args.group, args.tip,
+                                args.force)
     print(f'wrote {args.out}/robot.yaml (tools.yaml and prompts.yaml: the shipped ones)')
     for line in todo:
         print(f'  check: {line}')

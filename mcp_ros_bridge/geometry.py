@@ -1,4 +1,12 @@
-"""Frames, quaternions and Euler angles (fixed-axis XYZ roll/pitch/yaw) via transforms3d."""
+"""
+Frames, quaternions and Euler angles (fixed-axis XYZ roll/pitch/yaw) via transforms3d.
+
+Also the static load of a tool on a wrist F/T sensor, the one place its math
+lives (weighing, tare and the force guard use it): at rest a tool of mass
+``m`` reads ``m * g`` for the gravity vector ``g`` (m/s^2) in the sensor frame,
+and ``c x (m * g)`` as torque for its centre of mass ``c`` (m, sensor frame).
+The base frame's z axis points up.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +17,9 @@ from typing import Any, Protocol
 from mcp_ros_bridge.messages import t
 import numpy as np
 from transforms3d.euler import euler2quat, quat2euler
-from transforms3d.quaternions import rotate_vector
+from transforms3d.quaternions import quat2mat, rotate_vector
+
+GRAVITY = 9.81  # m/s^2 along -z of the base frame
 
 
 def fixed(v: float, digits: int) -> str:
@@ -83,3 +93,20 @@ def approach_angle_deg(q: tuple[float, float, float, float]) -> float:
     """Return the angle (deg) between the finger axis (the TCP's z) and straight down."""
     finger_z = rotate_vector((0.0, 0.0, 1.0), np.asarray(q, dtype=float))[2]
     return math.degrees(math.acos(max(-1.0, min(1.0, -float(finger_z)))))
+
+
+def gravity_in_sensor(q_sensor_in_base: Sequence[float]) -> np.ndarray:
+    """Return the gravity vector (m/s^2) in the sensor frame, given its orientation (wxyz)."""
+    rot = quat2mat(np.asarray(q_sensor_in_base, dtype=float))
+    return np.asarray(rot.T @ np.array([0.0, 0.0, -GRAVITY]))
+
+
+def tool_wrench(mass_kg: float, com_m: Sequence[float], g_sensor: np.ndarray) -> np.ndarray:
+    """Return the wrench (N, Nm) a static tool of this mass and centre of mass reads."""
+    force = mass_kg * g_sensor
+    return np.concatenate([force, np.cross(np.asarray(com_m, dtype=float), force)])
+
+
+def held_mass_kg(net_wrench: Sequence[float], g_sensor: np.ndarray) -> float:
+    """Return the mass (kg) whose weight explains the net force along gravity."""
+    return float(np.dot(np.asarray(net_wrench[:3], dtype=float), g_sensor) / GRAVITY ** 2)

@@ -9,7 +9,7 @@ from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, NUM,
                                               output_schema, POSE, READ_ONLY, STR)
 from mcp_ros_bridge.capabilities.tare import current as current_tare
 from mcp_ros_bridge.capabilities.weighing import (gripper_gravity, held_mass_kg, samples_after,
-                                                  steady)
+                                                  steady, window_samples)
 from mcp_ros_bridge.catalog.bindings import FrameBinding
 from mcp_ros_bridge.filters import apply_filter
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict
@@ -26,7 +26,7 @@ WRENCH_OUTPUT = output_schema({
     'force_magnitude_n': NUM, 'samples_used': {'type': 'integer'}, 'stamp': NUM,
     'age_s': NUM, 'rate_hz': NUM, 'std': {'type': 'object', 'additionalProperties': NUM},
     'compensation': {'type': 'string', 'enum': ['gripper_gravity', 'tared', 'none']},
-    'held_mass_g': NUM, 'steady': BOOL, 'rejected': REJECTED,
+    'held_mass_g': NUM, 'steady': BOOL, 'rejected': REJECTED, 'window_s': NUM,
 }, ['frame', 'filter', 'values', 'units', 'samples_used', 'age_s', 'compensation'])
 
 JOINTS_OUTPUT = output_schema({
@@ -53,8 +53,8 @@ async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Read and filter the newest wrench samples, net of the gripper's weight by default."""
     kind = args['filter']
     axes = list(args['axes'])
-    window = 1 if kind == 'raw' else int(args['window'])
-    w = await ctx.backend.wrench_samples(window)
+    window = 0.0 if kind == 'raw' else float(args['window_s'])  # raw: the newest sample
+    w = await window_samples(ctx.backend, window)
     arr = np.asarray(w.samples, dtype=float)
     note, held = '', None
     gravity = await gripper_gravity(ctx) if args['subtract_gripper_weight'] else ''
@@ -82,6 +82,7 @@ async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
         'units': {a: _UNIT[a[0]] for a in axes},
         'force_magnitude_n': round(float(np.linalg.norm(est[:3])), 4),
         'samples_used': int(arr.shape[0]), 'stamp': w.stamps[-1] if w.stamps else 0.0,
+        'window_s': round(w.stamps[-1] - w.stamps[0], 4) if w.stamps else 0.0,
         'age_s': round(w.age_s, 4), 'rate_hz': round(w.rate_hz, 1),
         'compensation': 'none' if held is None else 'gripper_gravity' if tare is None
         else 'tared',
@@ -100,27 +101,27 @@ async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 async def run_read_joints(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Read joint positions, velocities and efforts."""
     js = await ctx.backend.joint_states()
-    keep = set(ctx.robot.arm_joints)
-    if args['include_gripper']:
-        keep |= set(ctx.robot.gripper_joints)
+    arm, fingers = set(ctx.robot.arm_joints), set(ctx.robot.gripper_joints)
+    keep = arm | fingers if args['include_gripper'] else arm
+    finger_unit = ctx.robot.gripper_command.unit  # a Robotiq knuckle is in rad, Panda's in m
     joints = []
     for i, name in enumerate(js.names):
         if name not in keep:
             continue
         j: dict[str, Any] = {'name': name, 'position': round(js.positions[i], 5),
-                             'unit': 'm' if name in ctx.robot.gripper_joints else 'rad'}
+                             'unit': 'rad' if name in arm else finger_unit}
         if i < len(js.velocities):
             j['velocity'] = round(js.velocities[i], 5)
         if i < len(js.efforts):
             j['effort'] = round(js.efforts[i], 4)
         joints.append(j)
-    arm = [j['position'] for j in joints if j['unit'] == 'rad']
-    text = t('joints_line', positions=', '.join(fmt(v, 4) for v in arm),
+    text = t('joints_line', positions=', '.join(fmt(j['position'], 4) for j in joints
+                                                if j['name'] in arm),
              age=fmt(js.age_s * 1000, 1))
-    fingers = [j for j in joints if j['unit'] == 'm']
-    if fingers:
-        text += t('joints_fingers', fingers=', '.join(f"{j['name']}={fmt(j['position'], 4)}"
-                                                      for j in fingers))
+    shown = [j for j in joints if j['name'] not in arm]
+    if shown:
+        text += t('joints_fingers', unit=finger_unit,
+                  fingers=', '.join(f"{j['name']}={fmt(j['position'], 4)}" for j in shown))
     s = {'joints': joints, 'stamp': js.stamp, 'age_s': round(js.age_s, 4)}
     return Outcome(text + _rejected(js.rejected, s), s)
 
@@ -143,7 +144,7 @@ async def run_read_object_pose(ctx: CallContext, args: dict[str, Any]) -> Outcom
 
 KINDS = [
     Kind('read_wrench', run_read_wrench, WRENCH_OUTPUT,
-         frozenset({'filter', 'axes', 'window', 'subtract_gripper_weight'}), READ_ONLY,
+         frozenset({'filter', 'axes', 'window_s', 'subtract_gripper_weight'}), READ_ONLY,
          returns='returns_read_wrench'),
     Kind('read_joints', run_read_joints, JOINTS_OUTPUT, frozenset({'include_gripper'}),
          READ_ONLY,

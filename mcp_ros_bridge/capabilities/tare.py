@@ -16,7 +16,8 @@ from typing import Any
 from mcp_ros_bridge.backends.port import AXES, BackendError
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, NUM, Outcome,
                                               output_schema)
-from mcp_ros_bridge.capabilities.weighing import gripper_gravity, held_mass_kg, steady
+from mcp_ros_bridge.capabilities.weighing import (gripper_gravity, held_mass_kg, steady,
+                                                  window_samples)
 from mcp_ros_bridge.messages import t
 import numpy as np
 
@@ -55,11 +56,11 @@ async def run_tare(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     if isinstance(gravity, str):
         raise BackendError('UNAVAILABLE', t('tare_no_orientation', why=gravity),
                            advice=t('tare_no_orientation_fix'))
-    w = await ctx.backend.wrench_samples(int(args['window']))
+    w = await window_samples(ctx.backend, float(args['window_s']))
     arr = np.asarray(w.samples, dtype=float)
     if not steady(arr, gravity[1]):
         raise BackendError('INVALID_GOAL', t('tare_unsteady'), advice=t('tare_unsteady_fix'),
-                           details={'field': 'window', 'value': args['window']})
+                           details={'field': 'window_s', 'value': args['window_s']})
     offset = arr.mean(axis=0) - gravity[0]
     ctx.shared[KEY] = Tare(offset, time.monotonic())
     grams = round(held_mass_kg(offset, gravity[1]) * 1000.0, 1)
@@ -70,7 +71,7 @@ async def run_tare(ctx: CallContext, args: dict[str, Any]) -> Outcome:
 
 
 KINDS = [
-    Kind('tare_wrench', run_tare, TARE_OUTPUT, frozenset({'window', 'clear'}),
+    Kind('tare_wrench', run_tare, TARE_OUTPUT, frozenset({'window_s', 'clear'}),
          {'readOnlyHint': False, 'destructiveHint': False, 'idempotentHint': False,
           'openWorldHint': False},
          returns='returns_tare'),

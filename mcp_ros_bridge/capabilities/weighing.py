@@ -2,43 +2,25 @@
 Gravity compensation of the gripper on the wrist F/T sensor, and weighing.
 
 The sensor reports the load the gripper (and whatever it holds) exerts on the
-flange, in the sensor frame: at rest that is ``m * g`` for the gravity vector
-``g`` (m/s^2) expressed in the sensor frame, and ``c x (m * g)`` as torque for
-the centre of mass ``c`` (m, sensor frame). The base frame's z axis points up.
+flange, in the sensor frame; the static-load math is :mod:`mcp_ros_bridge.geometry`'s
+(the force guard uses the same). Windows are in seconds, whatever the sensor's rate.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from dataclasses import replace
+import math
 import time
-from typing import Any
 
-from mcp_ros_bridge.backends.port import BackendError
+from mcp_ros_bridge.backends.port import BackendError, RobotBackend, WrenchSamples
 from mcp_ros_bridge.capabilities.base import CallContext
+from mcp_ros_bridge.geometry import gravity_in_sensor, held_mass_kg, tool_wrench
 from mcp_ros_bridge.messages import t
 import numpy as np
-from transforms3d.quaternions import quat2mat
 
-GRAVITY = 9.81  # m/s^2 along -z of the base frame
-
-
-def gravity_in_sensor(q_sensor_in_base: Sequence[float]) -> np.ndarray:
-    """Return the gravity vector (m/s^2) in the sensor frame, given its orientation (wxyz)."""
-    rot = quat2mat(np.asarray(q_sensor_in_base, dtype=float))
-    return np.asarray(rot.T @ np.array([0.0, 0.0, -GRAVITY]))
-
-
-def tool_wrench(mass_kg: float, com_m: Sequence[float], g_sensor: np.ndarray) -> np.ndarray:
-    """Return the wrench (N, Nm) a static tool of this mass and centre of mass reads."""
-    force = mass_kg * g_sensor
-    return np.concatenate([force, np.cross(np.asarray(com_m, dtype=float), force)])
-
-
-def held_mass_kg(net_wrench: Sequence[float], g_sensor: np.ndarray) -> float:
-    """Return the mass (kg) whose weight explains the net force along gravity."""
-    return float(np.dot(np.asarray(net_wrench[:3], dtype=float), g_sensor) / GRAVITY ** 2)
-
+__all__ = ['gravity_in_sensor', 'gripper_gravity', 'held_mass_kg', 'samples_after', 'steady',
+           'tool_wrench', 'window_samples']
 
 STEADY_N = 0.04  # largest spread of the quarter means of the load along gravity (about 4 g)
 
@@ -52,16 +34,44 @@ def steady(samples: np.ndarray, g_sensor: np.ndarray) -> bool:
     return bool(max(means) - min(means) <= STEADY_N)
 
 
-async def samples_after(backend: Any, count: int, since: float) -> Any:
-    """Return the newest ``count`` wrench samples once all are newer than ``since`` (bounded)."""
-    w = await backend.wrench_samples(count)
-    deadline = time.monotonic() + count / max(w.rate_hz, 1.0) + 1.0
-    while time.monotonic() < deadline:
-        fresh = sum(1 for t in w.stamps if t > since)
-        if fresh >= count:
-            break
-        await asyncio.sleep(min(0.05, (count - fresh) / max(w.rate_hz, 1.0)))
-        w = await backend.wrench_samples(count)
+PROBE_SAMPLES = 64   # read first to learn the sensor's rate
+MAX_SAMPLES = 4096   # the most a backend keeps (the ROS buffer's length)
+
+
+def _span(w: WrenchSamples, window_s: float) -> WrenchSamples:
+    """Return the samples of ``w`` within ``window_s`` of its newest one (at least that one)."""
+    if not w.stamps:
+        return w
+    start = w.stamps[-1] - window_s
+    first = next((i for i, s in enumerate(w.stamps) if s >= start), len(w.stamps) - 1)
+    return replace(w, samples=w.samples[first:], stamps=w.stamps[first:])
+
+
+async def window_samples(backend: RobotBackend, window_s: float) -> WrenchSamples:
+    """
+    Return the newest wrench samples spanning ``window_s`` seconds, whatever the rate.
+
+    A first short read measures the rate; a longer one follows only when the
+    window needs more samples. Nothing waits: the samples are those already in.
+    """
+    if window_s <= 0.0:
+        return await backend.wrench_samples(1)  # the newest sample alone
+    w = await backend.wrench_samples(PROBE_SAMPLES)
+    if w.rate_hz > 0.0:
+        need = min(MAX_SAMPLES, math.ceil(window_s * w.rate_hz) + 1)
+        if need > len(w.samples):
+            w = await backend.wrench_samples(need)
+    return _span(w, window_s)
+
+
+async def samples_after(backend: RobotBackend, window_s: float,
+                        since: float) -> WrenchSamples:
+    """Return a window of ``window_s`` seconds of samples all newer than ``since`` (bounded)."""
+    w = await window_samples(backend, window_s)
+    deadline = time.monotonic() + window_s + 1.0
+    while time.monotonic() < deadline and w.stamps and w.stamps[-1] - window_s < since:
+        await asyncio.sleep(min(0.05, since + window_s - w.stamps[-1]))
+        w = await window_samples(backend, window_s)
     return w
 
 

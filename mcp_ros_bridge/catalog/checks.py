@@ -25,7 +25,7 @@ from mcp_ros_bridge.catalog.placeholders import (fill_placeholders, text_values,
                                                  unknown_placeholders)
 from mcp_ros_bridge.catalog.references import resolve_refs
 from mcp_ros_bridge.catalog.robot import config_path, RobotConfig
-from mcp_ros_bridge.catalog.robot_checks import robot_problems
+from mcp_ros_bridge.catalog.robot_checks import retired_problems, robot_problems
 from mcp_ros_bridge.catalog.schemas import (BINDING_SCHEMAS, ROBOT_SCHEMA, TOOL_SCHEMA,
                                             TOOLS_SCHEMA)
 from mcp_ros_bridge.catalog.yaml_lines import (ConfigError, format_path, load_yaml, LoadedYaml,
@@ -108,8 +108,9 @@ def check_robot(config_dir: str) -> Checked:
     for note in notes:
         report.add('description-note', '', (), ('description',), note,
                    'check it on the robot; robot.yaml may narrow what the description says')
-    problems = disagreements or (schema_problems(doc, ROBOT_SCHEMA, 'robot.yaml')
-                                 or robot_problems(fill_defaults(ROBOT_SCHEMA, doc.data)))
+    problems = disagreements or retired_problems(doc.data) or (
+        schema_problems(doc, ROBOT_SCHEMA, 'robot.yaml')
+        or robot_problems(fill_defaults(ROBOT_SCHEMA, doc.data)))
     for path, message in problems:
         report.add('config-load', '', (), path, message, _LOAD_FIX)
     if not problems:

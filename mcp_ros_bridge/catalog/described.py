@@ -50,7 +50,7 @@ def merge_description(config_dir: str, data: Any) -> tuple[Any, list[Problem], l
     if not isinstance(spec, dict) or not isinstance(spec.get('urdf'), str):
         return data, [], []  # no description (or a malformed one: the format check says so)
     try:
-        model = read_description(config_dir, spec)[1]
+        urdf, model = read_description(config_dir, spec)
     except DescriptionError as exc:
         return data, [(_WHERE, str(exc))], []
     out = copy.deepcopy(data)
@@ -69,6 +69,7 @@ def merge_description(config_dir: str, data: Any) -> tuple[Any, list[Problem], l
     problems += _narrowing(joints.setdefault('position_limits', limits), limits, names)
     if model.gripper_joints:
         joints.setdefault('gripper', [j.name for j in model.gripper_joints])
+    problems += _gripper_command(urdf, out.get('gripper'), joints.get('gripper'))
     postures = joints.setdefault('postures', {})
     margin = (out.get('limits') or {}).get('joint_limit_margin_rad', 0.0)
     if isinstance(postures, dict) and isinstance(margin, (int, float)):
@@ -84,6 +85,33 @@ def merge_description(config_dir: str, data: Any) -> tuple[Any, list[Problem], l
     if isinstance(moveit, dict) and model.group:
         moveit.setdefault('group', model.group)
     return out, problems, notes
+
+
+_UNITS = {'prismatic': 'm', 'revolute': 'rad'}
+
+
+def _gripper_command(urdf: Urdf, gripper: Any, fingers: Any) -> list[Problem]:
+    """Return a problem when ``gripper.command`` leaves its URDF joint's limits or unit."""
+    command = gripper.get('command') if isinstance(gripper, dict) else None
+    if not isinstance(command, dict):
+        return []
+    name = command.get('joint') or (fingers[0] if isinstance(fingers, list) and fingers else '')
+    joint = urdf.joint(name) if isinstance(name, str) and name else None
+    if joint is None or joint.kind not in _UNITS:
+        return []  # no such joint in the URDF: robot_checks names the gripper joints
+    where, unit = ('gripper', 'command'), _UNITS[joint.kind]
+    out: list[Problem] = []
+    if command.get('unit', 'm') != unit:
+        out.append((where + ('unit',), (f'{name} is {joint.kind} in the URDF: its unit is '
+                    f'{unit}, write unit: {unit}')))
+    lo, hi = joint.lower, joint.upper
+    for end in ('open', 'closed'):
+        value = command.get(end)
+        if (isinstance(value, (int, float)) and lo is not None and hi is not None
+                and not lo - 1e-9 <= value <= hi + 1e-9):
+            out.append((where + (end,), (f'{end}: {value} is outside {name} limits [{lo}, '
+                        f'{hi}] in the URDF: give a position the joint can reach')))
+    return out
 
 
 def _narrowing(given: Any, described: list[list[float]], names: list[str]) -> list[Problem]:

@@ -63,6 +63,20 @@ def _gripper_width(model: ArmModel) -> tuple[float, bool]:
     return round(per_finger * (2 if len(prismatic) >= 2 else 1), 6), True
 
 
+def _command_lines(model: ArmModel) -> str:
+    """Return the ``gripper.command`` lines for the first driven finger joint ('' if none)."""
+    driven = [j for j in model.gripper_joints if not j.mimic and j.lower is not None
+              and j.upper is not None and j.kind in ('prismatic', 'revolute')]
+    if not driven:
+        return ''
+    j = driven[0]
+    if j.kind == 'prismatic':  # a finger's travel: 0 closed, its upper limit open
+        return (f'  command: {{open: {j.upper}, closed: {j.lower}, unit: m, joint: {j.name}}}'
+                '  # the action position open and closed\n')
+    return (f'  command: {{open: {j.lower}, closed: {j.upper}, unit: rad, joint: {j.name}}}'
+            '  # CHECK: which end of the knuckle is open\n')
+
+
 def _inside(model: ArmModel, values: tuple[float, ...] | list[float]) -> bool:
     return all(j.lower + MARGIN_RAD <= v <= j.upper - MARGIN_RAD
                for j, v in zip(model.joints, values))
@@ -131,7 +145,7 @@ gripper:
   max_force_n: {FORCE_RANGE_N[1]}
   mass_kg: {round(gripper_mass_kg, 4)}            # below the arm's last link (URDF inertials)
   com_m: [0.0, 0.0, 0.05]        # CHECK: their centre of mass in the F/T sensor frame
-
+{_command_lines(model)}
 objects:
   box: {{colour: red, shape: box, size_m: [0.05, 0.05, 0.05], mass_kg: 0.2}}
   cylinder: {{colour: blue, shape: cylinder, size_m: [0.05, 0.05, 0.1], mass_kg: 0.15}}
@@ -156,6 +170,15 @@ limits:
     return text, todo
 
 
+def _named(path: str, out_dir: str) -> str:
+    """Return how robot.yaml names ``path``: relative when it lies in ``out_dir``."""
+    if not path:
+        return ''
+    path = os.path.abspath(path)
+    inside = os.path.dirname(path) == os.path.abspath(out_dir)
+    return os.path.basename(path) if inside else path
+
+
 def write_config(out_dir: str, urdf: str, srdf: str = '', group: str = '', tip: str = '',
                  force: bool = False) -> list[str]:
     """Write ``out_dir/robot.yaml`` from the description; return what to check by hand."""
@@ -164,7 +187,8 @@ def write_config(out_dir: str, urdf: str, srdf: str = '', group: str = '', tip: 
     parsed, model = read_description('/', spec)
     last = parsed.joint(model.joint_names[-1])
     mass = parsed.mass_below(last.child) if last is not None else 0.0
-    text, todo = render_robot_yaml(model, urdf, srdf, tip_extent(parsed, model), mass)
+    text, todo = render_robot_yaml(model, _named(urdf, out_dir), _named(srdf, out_dir),
+                                   tip_extent(parsed, model), mass)
     path = os.path.join(out_dir, 'robot.yaml')
     if os.path.exists(path) and not force:
         raise FileExistsError(f'{path} exists; pass --force to overwrite it')
@@ -172,3 +196,31 @@ def write_config(out_dir: str, urdf: str, srdf: str = '', group: str = '', tip: 
     with open(path, 'w', encoding='utf-8') as f:
         f.write(text)
     return todo
+
+
+LIVE_FILES = ('robot.urdf', 'robot.srdf')  # where the descriptions read from topics go
+
+
+def write_live_config(out_dir: str, urdf_text: str, srdf_text: str | None, group: str = '',
+                      tip: str = '', force: bool = False) -> list[str]:
+    """
+    Write the descriptions a running robot published, then robot.yaml referencing them.
+
+    ``srdf_text`` None: no SRDF was published (the group and postures are then
+    guessed, said in the returned list). Nothing is written when the URDF does
+    not parse, or robot.yaml exists without ``force``.
+    """
+    from mcp_ros_bridge.catalog.description import parse_urdf
+    parse_urdf(urdf_text, LIVE_FILES[0])  # refuse before writing anything
+    if os.path.exists(os.path.join(out_dir, 'robot.yaml')) and not force:
+        raise FileExistsError(f'{os.path.join(out_dir, "robot.yaml")} exists; pass --force '
+                              'to overwrite it')
+    os.makedirs(out_dir, exist_ok=True)
+    written = []
+    for name, text in zip(LIVE_FILES, (urdf_text, srdf_text)):
+        if text is not None:
+            with open(os.path.join(out_dir, name), 'w', encoding='utf-8') as f:
+                f.write(text)
+            written.append(os.path.join(out_dir, name))
+    srdf = written[1] if len(written) > 1 else ''
+    return write_config(out_dir, written[0], srdf, group, tip, force=True)

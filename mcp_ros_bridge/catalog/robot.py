@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from mcp_ros_bridge.catalog.defaults import fill_defaults
+from mcp_ros_bridge.catalog.gripper_command import gripper_command, GripperCommand
 from mcp_ros_bridge.catalog.ros_settings import RosSettings
 from mcp_ros_bridge.catalog.schemas import ROBOT_SCHEMA
 
@@ -105,6 +106,7 @@ class RobotConfig:
     gripper_mass_kg: float
     gripper_com_m: tuple[float, float, float]
     gripper_geometry: GripperGeometry
+    gripper_command: GripperCommand  # the gripper action's position per finger gap
     limits: Limits
     ros: RosSettings
     # description: urdf and srdf (absolute paths), group and tip; empty without one
@@ -153,6 +155,7 @@ class RobotConfig:
             gripper_geometry=GripperGeometry(float(gr['geometry']['finger_length_m']),
                                              float(gr['geometry']['tip_past_tcp_m']),
                                              _xyz(gr['geometry']['hand_size_m'])),
+            gripper_command=gripper_command(gr, jt['gripper']),
             limits=limits,
             ros=RosSettings.from_dict(d['ros']),
             description=_description(d.get('description'), config_dir),

@@ -7,9 +7,48 @@ from typing import Any
 from mcp_ros_bridge.catalog.format_check import Problem
 
 
+RETIRED = {('ros', 'gripper_position_scale'): (
+    'ros.gripper_position_scale is retired: write gripper.command instead, e.g. '
+    '{open: 0.04, closed: 0.0, unit: m} for a finger joint travelling 0.04 m, or '
+    '{open: 0.0, closed: 0.8, unit: rad, joint: robotiq_85_left_knuckle_joint} for a '
+    'Robotiq 2F-85 knuckle (0 rad open, 0.8 rad closed)')}
+
+
+def retired_problems(data: Any) -> list[Problem]:
+    """Return a problem naming the replacement for each retired key ``data`` still has."""
+    out: list[Problem] = []
+    for (section, key), message in RETIRED.items():
+        part = data.get(section) if isinstance(data, dict) else None
+        if isinstance(part, dict) and key in part:
+            out.append(((section, key), message))
+    return out
+
+
+def _gripper_problems(data: dict[str, Any]) -> list[Problem]:
+    """Return the problems of ``gripper.command``: two distinct ends, a known joint."""
+    command, fingers = data['gripper'].get('command'), data['joints']['gripper']
+    if not command:
+        return []
+    where = ('gripper', 'command')
+    out: list[Problem] = []
+    if command['open'] == command['closed']:
+        same = (f"open and closed are both {command['open']}: give the joint position with "
+                'the fingers open and with them closed, e.g. open: 0.0, closed: 0.8')
+        out.append((where, same))
+    joint = command['joint']
+    if joint and joint not in fingers:
+        unknown = (f'{joint!r} is no gripper joint: use one of {fingers} or add it to '
+                   'joints.gripper')
+        out.append((where + ('joint',), unknown))
+    if not joint and not fingers:
+        out.append((where + ('joint',), ('name the joint that reports the gripper position '
+                    '(joints.gripper is empty)')))
+    return out
+
+
 def robot_problems(data: dict[str, Any]) -> list[Problem]:
     """Return the problems of a format-valid ``robot.yaml`` mapping, defaults filled in."""
-    problems: list[Problem] = []
+    problems = _gripper_problems(data)
     lim = data['limits']
     for lo, hi in (('default_velocity_scaling', 'max_velocity_scaling'),
                    ('default_acceleration_scaling', 'max_acceleration_scaling')):

@@ -49,7 +49,6 @@ class RosSettings:
     sensor_qos_depth: int
     force_guard: ForceGuard
     execution_horizon_s: float  # 0: the whole trajectory at once
-    gripper_position_scale: float | None  # None: derived from the gripper joints
     gripper_force_source: str
     tcp: Tcp | None  # None: the end effector is a link MoveIt knows
     object_pose_topics: Mapping[str, Topic]  # catalog object -> its PoseStamped topic
@@ -67,7 +66,6 @@ class RosSettings:
             actions=MappingProxyType(_merged('actions', d)),
             services=MappingProxyType(_merged('services', d)),
             **{key: d[key] for key in _SCALARS},
-            gripper_position_scale=d.get('gripper_position_scale'),  # absent: derived
             tcp=_tcp(d.get('tcp')),  # absent: no offset
         )
 

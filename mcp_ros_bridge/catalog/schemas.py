@@ -68,7 +68,6 @@ ROS_SCHEMA: dict[str, Any] = _obj({
     # Longest motion handed to MoveIt at once (s): the most a bridge that dies leaves running;
     # 0 hands over the whole trajectory (backends/ros/horizon.py).
     'execution_horizon_s': {'type': 'number', 'minimum': 0, 'maximum': 60, 'default': 1.0},
-    'gripper_position_scale': _POS,
     'gripper_force_source': {'enum': ['commanded', 'joint_effort'], 'default': 'commanded'},
     'tcp': _obj({'parent_link': _NAME, 'offset_xyz': _VEC3}),
     # Object poses: one geometry_msgs/msg/PoseStamped topic per catalog object, in the base frame.
@@ -109,7 +108,12 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
     'ros': ROS_SCHEMA | {'default': {}},
     'gripper': _obj({'max_width_m': _POS, 'min_force_n': _POS, 'max_force_n': _POS,
                      'mass_kg': {'type': 'number', 'minimum': 0}, 'com_m': _VEC3,
-                     'geometry': GRIPPER_GEOMETRY | {'default': {}}},
+                     'geometry': GRIPPER_GEOMETRY | {'default': {}},
+                     # the action's position at the open and closed gap (catalog/gripper_command)
+                     'command': _obj({'open': _NUM, 'closed': _NUM,
+                                      'unit': {'enum': ['m', 'rad'], 'default': 'm'},
+                                      'joint': _EMPTY_DEFAULT, 'max_effort': _POS},
+                                     ['open', 'closed'])},
                     ['max_width_m', 'min_force_n', 'max_force_n', 'mass_kg', 'com_m']),
     'objects': {'type': 'object', 'propertyNames': {'pattern': '^[a-z][a-z0-9_]{0,31}$'},
                 'additionalProperties': _obj({

@@ -114,7 +114,7 @@ TABLE: dict[str, tuple[str, str]] = {
     'joints_line': both(
         'Arm joints (rad): [{positions}]; age {age} ms.',
         '机械臂关节 (rad)：[{positions}]；时长 {age} ms。'),
-    'joints_fingers': both(' Fingers (m): {fingers}.', '手指 (m)：{fingers}。'),
+    'joints_fingers': both(' Gripper joints ({unit}): {fingers}.', '夹爪关节 ({unit})：{fingers}。'),
     'pose_at': both('{name} at {pose}.', '{name} 位于 {pose}。'),
     # capabilities/objects.py and imaging.py.
     'object_line': both('{name}: {colour} {shape} {size}', '{name}：{colour} {shape} {size}'),

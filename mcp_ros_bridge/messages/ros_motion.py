@@ -60,8 +60,16 @@ TABLE: dict[str, tuple[str, str]] = {
     'moveit_finished': both('motion finished', '运动完成'),
     'moveit_executing_part': both('executing, part {k} of {n}', '执行中，第 {k} 段，共 {n} 段'),
     'moveit_force_abort': both(
-        'force {peak:.1f} N exceeded the {limit:.1f} N limit; the goal was cancelled',
-        '力 {peak:.1f} N 超过了 {limit:.1f} N 的上限；目标已取消'),
+        "contact force {peak:.1f} N (net of the gripper's weight) exceeded the {limit:.1f} N "
+        'limit; the goal was cancelled',
+        '接触力 {peak:.1f} N（已扣除夹爪重量）超过了 {limit:.1f} N 的上限；目标已取消'),
+    'moveit_force_abort_raw': both(
+        'force {peak:.1f} N exceeded the {limit:.1f} N limit; the goal was cancelled (the '
+        "sensor's orientation was unknown, so the gripper's weight was not subtracted)",
+        '力 {peak:.1f} N 超过了 {limit:.1f} N 的上限；目标已取消（传感器姿态未知，未扣除夹爪重量）'),
+    'moveit_force_over_rating': both(
+        "the F/T sensor's reading exceeded its {rated:.0f} N rating; the goal was cancelled",
+        '力/力矩传感器读数超过其 {rated:.0f} N 额定量程；目标已取消'),
     'moveit_wrench_stale': both('the wrench stream went stale during the motion; the goal was '
                                 'cancelled', '运动过程中力/力矩数据流过期；目标已取消'),
     'moveit_no_result': both('no result within {took:.1f} s; the goal was cancelled',

@@ -117,7 +117,7 @@ async def test_tare_of_a_changing_load_is_refused_and_changes_nothing():
     """A tare needs a still load: a drifting window is refused and the reference stays."""
     bridge, _ = make_bridge(backend=DriftingWrench())
     async with Client(bridge.server, mode='legacy') as c:
-        r = await c.call_tool('tare_ft_sensor', {'window': 100})
+        r = await c.call_tool('tare_ft_sensor', {'window_s': 0.1})
         read = await c.call_tool('read_ft_sensor', {})
     assert r.is_error and 'load changed during the tare window' in text_of(r)
     assert 'tare_ft_sensor again' in text_of(r)

@@ -24,8 +24,8 @@ async def test_wrench_text_names_the_age_of_the_tare(mode: str) -> None:
     bridge, _ = make_bridge()
     async with Client(bridge.server, mode=mode) as client:
         with anyio.fail_after(20):
-            tare = await client.call_tool('tare_ft_sensor', {'window': 20})
-            read = await client.call_tool('read_ft_sensor', {'window': 10})
+            tare = await client.call_tool('tare_ft_sensor', {'window_s': 0.02})
+            read = await client.call_tool('read_ft_sensor', {'window_s': 0.01})
     assert not tare.is_error and not read.is_error, text_of(tare) + text_of(read)
     assert re.search(r'the tare taken \d+ s ago', text_of(read)), text_of(read)
 

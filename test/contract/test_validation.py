@@ -76,7 +76,7 @@ async def test_call_rejects_boolean_for_number(mode: str) -> None:
     """A boolean is not a number (jsonschema would accept it as 1 without the type check)."""
     await check_rejected(mode, 'grasp_object_force_control', {'force_n': True}, 'force_n',
                          '[5.0, 30.0]', also=('boolean',))
-    await check_rejected(mode, 'read_ft_sensor', {'window': False}, 'window', '[1, 1000]',
+    await check_rejected(mode, 'read_ft_sensor', {'window_s': False}, 'window_s', '(0, 2]',
                          also=('boolean',))
 
 
@@ -137,7 +137,7 @@ async def test_call_rejects_1e308(mode: str) -> None:
     """Huge finite numbers fail the bounds."""
     await check_rejected(mode, 'move_arm_to_pose', pose(x=1e308), 'position.x',
                          '[-0.855, 0.855]')
-    await check_rejected(mode, 'read_ft_sensor', {'window': 1e308}, 'window', '[1, 1000]')
+    await check_rejected(mode, 'read_ft_sensor', {'window_s': 1e308}, 'window_s', '(0, 2]')
 
 
 async def test_call_rejects_huge_string(mode: str) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'contract'))  # the contract kits
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'ros'))  # the ROS kits (ros_support)
 
 # (name, URDF, SRDF or '', joint count) under share/example-robot-data/robots
 ARMS = (

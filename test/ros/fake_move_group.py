@@ -8,9 +8,9 @@ fakes have no IK), ``duration_s`` how long the planned motion takes.
 
 import threading
 
-from fake_moveit import (ALLOWED_START_TOLERANCE, CONTROL_FAILED, ExecutionEvents, FakeArm, fk,
-                         INVALID_GROUP_NAME, INVALID_LINK_NAME, LINKS, points_of, PREEMPTED,
-                         straight, SUCCESS, trajectory_msg)
+from fake_moveit import (ALLOWED_START_TOLERANCE, CONTROL_FAILED, ExecutionEvents, FakeArm,
+                         INVALID_GROUP_NAME, INVALID_LINK_NAME, PandaKinematics, points_of,
+                         PREEMPTED, straight, SUCCESS, trajectory_msg)
 from geometry_msgs.msg import PoseStamped
 from moveit_msgs.action import ExecuteTrajectory, MoveGroup
 from moveit_msgs.srv import GetCartesianPath, GetPositionFK
@@ -43,9 +43,10 @@ class FakeMoveGroup:
       execution is reported once the robot stopped (waitForRobotToStop).
     """
 
-    def __init__(self, peer, config, pub):
-        """Serve every interface under the names in ``config.ros``."""
+    def __init__(self, peer, config, pub, kinematics=None):
+        """Serve every interface under the names in ``config.ros`` (FK: the Panda's default)."""
         ros = config.ros
+        self.kinematics = kinematics or PandaKinematics()
         self.arm = FakeArm(pub, config.arm_joints)
         self.joint_names = list(config.arm_joints)
         self.group = config.group
@@ -125,7 +126,8 @@ class FakeMoveGroup:
             result.error_code.val = INVALID_GROUP_NAME
         elif self.code != SUCCESS:
             result.error_code.val = self.code
-        elif links and links[0] not in LINKS and not goal.planning_options.plan_only:
+        elif (links and links[0] not in self.kinematics.links
+              and not goal.planning_options.plan_only):
             result.error_code.val = SUCCESS  # "goal constraints are already satisfied"
         if result.error_code.val != 0:
             (handle.succeed if result.error_code.val == SUCCESS else handle.abort)()
@@ -168,13 +170,13 @@ class FakeMoveGroup:
         q = dict(zip(state.name, state.position))
         row = [q[n] for n in self.joint_names]
         for link in request.fk_link_names:
-            pose = fk(row, link)
+            pose = self.kinematics.fk(row, link)
             if pose is None:
                 response.error_code.val = INVALID_LINK_NAME
                 response.pose_stamped = []
                 return response
             ps = PoseStamped()
-            ps.header.frame_id = request.header.frame_id or LINKS[0]
+            ps.header.frame_id = request.header.frame_id or self.kinematics.links[0]
             (ps.pose.position.x, ps.pose.position.y, ps.pose.position.z) = map(float, pose[0])
             w, x, y, z = map(float, pose[1])
             o = ps.pose.orientation

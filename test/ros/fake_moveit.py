@@ -54,6 +54,54 @@ def fk(q, link):
     return tuple(T[:3, 3]), tuple(mat2quat(T[:3, :3]))
 
 
+class PandaKinematics:
+    """The Panda chain above: its links (the first is the planning frame) and its FK."""
+
+    links = LINKS
+
+    @staticmethod
+    def fk(q, link):
+        """Return (position, quaternion wxyz) of ``link``, or None if unknown."""
+        return fk(q, link)
+
+
+class UrdfKinematics:
+    """Any serial arm's FK from its URDF joints' origins and axes, below ``base``."""
+
+    def __init__(self, urdf, base, joint_names):
+        """Take a parsed URDF (mcp_ros_bridge.catalog.description), its base link, arm joints."""
+        self._urdf, self._base, self._names = urdf, base, list(joint_names)
+        self.links = [base] + [link for link in urdf.links if link != base
+                               and self._below(link)]
+
+    def _below(self, link):
+        try:
+            self._urdf.chain(self._base, link)
+        except Exception:  # noqa: BLE001 - DescriptionError: not below the base
+            return False
+        return True
+
+    def fk(self, q, link):
+        """Return (position, quaternion wxyz) of ``link`` in the base, or None if unknown."""
+        from transforms3d.axangles import axangle2mat
+        if link not in self.links:
+            return None
+        values = dict(zip(self._names, q))
+        T = np.eye(4)
+        for joint in self._urdf.chain(self._base, link):
+            step = np.eye(4)
+            step[:3, :3] = euler2mat(*joint.origin_rpy, 'sxyz')
+            step[:3, 3] = joint.origin_xyz
+            move = np.eye(4)
+            value = values.get(joint.name, 0.0)
+            if joint.kind == 'prismatic':
+                move[:3, 3] = np.multiply(joint.axis, value)
+            elif joint.kind in ('revolute', 'continuous'):
+                move[:3, :3] = axangle2mat(joint.axis, value)
+            T = T @ step @ move
+        return tuple(T[:3, 3]), tuple(mat2quat(T[:3, :3]))
+
+
 class FakeArm:
     """Joint positions that follow trajectories; published by a SensorPublisher."""
 

@@ -50,17 +50,20 @@ def tagged_yaml(tag, **ros):
 
 
 @contextlib.asynccontextmanager
-async def rigged(config=None, **ros):
+async def rigged(config=None, sensors=None, kinematics=None, solution=None, **ros):
     """
     Yield (backend, fake move_group, sensor publisher, peer); ``ros`` overrides robot.yaml.
 
-    ``config``: a RobotConfig with its own names (from :func:`new_tag`), e.g. a catalog's.
+    ``config``: a RobotConfig with its own names (from :func:`new_tag`), e.g. a catalog's;
+    ``sensors``: SensorPublisher arguments (``wrench_hz``, ``force``...); ``kinematics``
+    and ``solution``: another arm's FK (fake_moveit.UrdfKinematics) and the fake
+    planner's joint answer to pose goals (default: the Panda's).
     """
     peer = ros_support.Peer()
     config = config or RobotConfig.from_dict(tagged_yaml(new_tag(), **ros))
-    pub = ros_support.SensorPublisher(peer, config)
-    fake = fake_move_group.FakeMoveGroup(peer, config, pub)
-    fake.solution = REACHED
+    pub = ros_support.SensorPublisher(peer, config, **(sensors or {}))
+    fake = fake_move_group.FakeMoveGroup(peer, config, pub, kinematics)
+    fake.solution = REACHED if solution is None else list(solution)
     backend = RosBackend(config, node_name='bridge_moveit')
     try:
         await backend.start()

@@ -129,7 +129,7 @@ class SensorPublisher:
         self.wrench_msg, self.joint_msg = WrenchStamped(), JointState()
         self.wrench_msg.header.frame_id = config.ft_frame
         self.joint_msg.name = list(config.arm_joints) + list(config.gripper_joints)
-        self.joint_msg.position = list(config.home) + [0.02, 0.02]
+        self.joint_msg.position = list(config.home) + [0.02] * len(config.gripper_joints)
         self.published = {'wrench': 0, 'joints': 0}
         self._now_ns = now_ns or (lambda: node.get_clock().now().nanoseconds)
         self._period = 1.0 / wrench_hz

@@ -109,7 +109,7 @@ async def test_grasp_infers_object_held_from_fingers_stopping_short(result, held
     grip = await iface._result(outcome('SUCCEEDED', result=object()), result, 0.0, 20.0,
                                grasp=True)
     assert grip.object_held is held and grip.status == status
-    assert grip.width_m == pytest.approx(result['position'] / gripper_goals.position_scale(config))
+    assert grip.width_m == pytest.approx(config.gripper_command.gap_m(result['position']))
     assert grip.force_source == 'commanded' and grip.force_n == 20.0
 
 

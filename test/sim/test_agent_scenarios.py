@@ -80,11 +80,11 @@ async def test_weigh_a_held_object(sim_bridge, name):
     true_g = float(model.body(name).mass[0]) * 1000.0
     async with Client(sim_bridge.server, mode='2026-07-28') as c:
         with anyio.fail_after(180):
-            empty = await c.call_tool('read_ft_sensor', {'window': 200})
+            empty = await c.call_tool('read_ft_sensor', {'window_s': 0.2})
             assert empty.structured_content['compensation'] == 'gripper_gravity'
             assert abs(empty.structured_content['held_mass_g']) < 0.05 * true_g
             await _pick(c, name)
-            r = await c.call_tool('read_ft_sensor', {'window': 200})
+            r = await c.call_tool('read_ft_sensor', {'window_s': 0.2})
     assert r.structured_content['steady'] is True, r.content[0].text
     held = r.structured_content['held_mass_g']
     assert held == pytest.approx(true_g, rel=0.05), r.content[0].text
@@ -96,7 +96,7 @@ async def test_tare_then_weigh_and_tare_while_holding(sim_bridge):
     true_g = float(sim_bridge.backend.world.model.body('cylinder').mass[0]) * 1000.0
 
     async def weigh(c):
-        r = await c.call_tool('read_ft_sensor', {'window': 200})
+        r = await c.call_tool('read_ft_sensor', {'window_s': 0.2})
         assert r.structured_content['steady'] is True, r.content[0].text
         return r.structured_content['compensation'], r.structured_content['held_mass_g']
 

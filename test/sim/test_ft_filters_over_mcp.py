@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
 
-WINDOW = 50
+WINDOW_S = 0.1  # 50 samples of the simulation's 500 Hz sensor
 AXES = ['Fz', 'Mx', 'My']
 
 
@@ -25,8 +25,8 @@ async def test_kalman_cuts_torque_noise_like_force_noise(sim_bridge):
     async with Client(sim_bridge.server, mode='legacy') as c:
         with anyio.fail_after(120):
             for _ in range(40):
-                await samples_after(sim_bridge.backend, WINDOW, stamp)  # a window of new noise
-                values, stamp = await _values(c, {'filter': 'kalman', 'window': WINDOW})
+                await samples_after(sim_bridge.backend, WINDOW_S, stamp)  # a window of new noise
+                values, stamp = await _values(c, {'filter': 'kalman', 'window_s': WINDOW_S})
                 kal.append(values)
                 raw.append((await _values(c, {'filter': 'raw'}))[0])
     factor = np.var(raw, axis=0) / np.var(kal, axis=0)    # variance: about 3² = 9 each

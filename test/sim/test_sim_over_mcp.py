@@ -49,10 +49,10 @@ async def test_ft_at_rest_and_filters_reduce_noise(sim_bridge):
                 raw.append((await c.call_tool('read_ft_sensor', {'filter': 'raw', 'axes': [
                     'Fz']})).structured_content['values']['Fz'])
                 kal.append((await c.call_tool('read_ft_sensor', {'filter': 'kalman', 'axes': [
-                    'Fz'], 'window': 200})).structured_content['values']['Fz'])
+                    'Fz'], 'window_s': 0.2})).structured_content['values']['Fz'])
                 avg.append((await c.call_tool('read_ft_sensor', {
                     'filter': 'moving_average', 'axes': ['Fz'],
-                    'window': 200})).structured_content['values']['Fz'])
+                    'window_s': 0.2})).structured_content['values']['Fz'])
                 await sim_bridge.backend.wrench_samples(1)  # let the sensor stream advance
     v_raw, v_kal, v_avg = np.var(raw), np.var(kal), np.var(avg)
     assert v_kal < v_raw / 4, (v_raw, v_kal)

@@ -234,12 +234,12 @@ def test_an_unimplemented_ee_pose_source_is_refused_at_load(tmp_path):
 
 
 def test_a_read_parameter_without_default_or_required_is_refused(tmp_path):
-    tools = edit(shipped_text('tools.yaml'), '          maximum: 1000\n          default: 100\n',
-                 '          maximum: 1000\n')
+    tools = edit(shipped_text('tools.yaml'), '          maximum: 2\n          default: 0.1\n',
+                 '          maximum: 2\n')
     err = load_error(write_config(tmp_path, tools=tools))
     index = tool_index('read_ft_sensor')
-    assert err.path == ('tools', index, 'input', 'properties', 'window')
-    assert "kind 'read_wrench' reads window" in err.problem and 'default' in err.problem
+    assert err.path == ('tools', index, 'input', 'properties', 'window_s')
+    assert "kind 'read_wrench' reads window_s" in err.problem and 'default' in err.problem
 
 
 def test_a_nested_field_without_default_is_refused(tmp_path):

@@ -257,7 +257,7 @@ def m_robot_ref(doc):
 
 
 def m_kind_default(doc):
-    del props(doc, 'read_ft_sensor')['window']['default']
+    del props(doc, 'read_ft_sensor')['window_s']['default']
 
 
 def m_binding(doc):
@@ -326,7 +326,7 @@ CASES = [
     ('kind-parameter', 'error', GRASP, 'input.properties.speed_mps', m_kind_parameter),
     ('robot-ref', 'error', GRASP, 'input.properties.force_n.maximum', m_robot_ref),
     ('config-format', 'error', 'stop_arm', 'version', m_config_format),
-    ('kind-default', 'error', 'read_ft_sensor', 'input.properties.window', m_kind_default),
+    ('kind-default', 'error', 'read_ft_sensor', 'input.properties.window_s', m_kind_default),
     ('binding', 'error', 'plan_trajectory', 'binding', m_binding),
     ('text-placeholder', 'error', 'stop_arm', '', m_unknown_placeholder),
 ]

@@ -118,6 +118,7 @@ class RosBackend:
         max_age = self.config.limits.sensor_max_age_s
         if self.config.ros.force_guard == 'off':
             return ForceGuard(None, limits.contact_force_limit_n, max_age)
+        from mcp_ros_bridge.backends.ros.static_load import StaticLoad
         parts = self.parts
         parts.take_arrived()
         parts.wrench.check_healthy(parts.runtime.now_s(), max_age)  # refuse stale or invalid
@@ -125,14 +126,18 @@ class RosBackend:
             from mcp_ros_bridge.backends.ros.contact_guard import ContactGuard
             return ContactGuard(parts.wrench, limits.contact_force_limit_n,
                                 limits.contact_threshold_n, max_age)
-        return ForceGuard(parts.wrench, limits.contact_force_limit_n, max_age)
+        load = StaticLoad(self.config, self.end_effector_pose, parts.wrench,
+                          holding=parts.gripper.holding)
+        return ForceGuard(parts.wrench, limits.contact_force_limit_n, max_age,
+                          rated_n=self.config.limits.ft_rated_force_n, load=load)
 
     async def joint_states(self) -> JointStates:
         """Return the newest valid joint states; SENSOR_STALE when old, SENSOR_FAULT if invalid."""
         return self._read_joints(self.config.arm_joints)
 
     async def _finger_states(self) -> JointStates:
-        return self._read_joints(self.config.gripper_joints)
+        """Return the joint states with the one joint the gripper mapping reads (mimics aside)."""
+        return self._read_joints((self.config.gripper_command.joint,))
 
     def _read_joints(self, names: tuple[str, ...]) -> JointStates:
         parts = self.parts

@@ -15,7 +15,7 @@ import math
 
 from mcp_ros_bridge.backends.ros.guard import ForceGuard
 from mcp_ros_bridge.backends.ros.runtime import call_soon
-from mcp_ros_bridge.backends.ros.sensors import WrenchBuffer
+from mcp_ros_bridge.backends.ros.sensors import Row, WrenchBuffer
 
 BASELINE_SAMPLES = 20
 
@@ -31,14 +31,11 @@ class ContactGuard(ForceGuard):
         rows = [r[2] for r in buffer.tail(BASELINE_SAMPLES)]
         n = max(1, len(rows))
         self.baseline = tuple(sum(r[i] for r in rows) / n for i in range(3))
-        self._wrench = buffer
 
-    def _watch(self, magnitude: float) -> None:
-        newest = self._wrench.newest()
-        if newest is None:
-            return
-        net = math.dist(newest[2][:3], self.baseline)
+    def _watch(self, row: Row) -> None:
+        net = math.dist(row[:3], self.baseline)
         self.peak_n = max(self.peak_n, net)
+        magnitude = math.hypot(row[0], row[1], row[2])
         if ((net > self.limit_n or magnitude > self.absolute_n) and not self.contact
                 and self._loop is not None):
             self.contact = True

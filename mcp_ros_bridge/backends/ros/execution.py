@@ -19,10 +19,14 @@ def interpret(outcome: ActionOutcome, guard: ForceGuard) -> MotionResult:
     """Read how an ExecuteTrajectory goal ended (the plan was made and checked before)."""
     took = outcome.duration_s
     if guard.contact:
-        return MotionResult(MotionStatus.CONTACT_ABORT,
-                            t('moveit_force_abort', peak=guard.peak_n, limit=guard.limit_n),
+        said = (t('moveit_force_over_rating', rated=guard.rated_n) if guard.over_rating
+                else t('moveit_force_abort', peak=guard.peak_n, limit=guard.limit_n)
+                if guard.compensation.get('force_compensation') == 'gripper_gravity'
+                else t('moveit_force_abort_raw', peak=guard.peak_n, limit=guard.limit_n))
+        return MotionResult(MotionStatus.CONTACT_ABORT, said,
                             duration_s=took, peak_force_n=guard.peak_n,
-                            contact={'peak_force_n': guard.peak_n})
+                            contact={'peak_force_n': guard.peak_n},
+                            details=dict(guard.compensation))
     failed = guard.failure(took)  # the sensor went stale or sent an invalid sample
     if failed is not None:
         return failed

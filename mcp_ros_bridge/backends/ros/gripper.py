@@ -18,6 +18,10 @@ hardware_interface_adapter.hpp) actually does shapes what is reported here:
   gap in /joint_states (see :func:`gripper_goals.grip_state`).
 * GripperCommand has no speed field: a slower closing ("gentle") cannot be
   commanded and is refused; ParallelGripperCommand carries the velocity.
+* Widths are the finger gap in metres everywhere here; ``gripper.command``
+  (:mod:`mcp_ros_bridge.catalog.gripper_command`) turns a gap into the joint's
+  command (m or rad, open and closed in either order) and its measured joint
+  position back into a gap.
 """
 
 from __future__ import annotations
@@ -50,6 +54,11 @@ class GripperInterface:
         self._runner = runner
         self._read_joints = read_joints
         self._hold: gripper_goals.Hold | None = None
+
+    @property
+    def holding(self) -> bool:
+        """Return True while the newest grasp took hold of an object."""
+        return self._hold is not None
 
     async def _command(self, width_m: float, effort_n: float, speed_mps: float,
                        timeout_s: float, progress: ProgressFn | None
@@ -104,12 +113,13 @@ class GripperInterface:
         """Return (gap m, summed finger effort) from the finger joint states, or None."""
         if self._read_joints is None or not self.config.gripper_joints:
             return None
-        names, scale = self.config.gripper_joints, gripper_goals.position_scale(self.config)
+        mapping = self.config.gripper_command
         joints = await self._read_joints()
         values = dict(zip(joints.names, zip(joints.positions, joints.efforts)))
-        if any(n not in values for n in names):
+        if mapping.joint not in values:
             return None
-        return values[names[0]][0] / scale, sum(abs(values[n][1]) for n in names)
+        effort = sum(abs(values[n][1]) for n in self.config.gripper_joints if n in values)
+        return mapping.gap_m(values[mapping.joint][0]), effort
 
     async def _measured(self) -> tuple[float, float] | None:
         """Return (gap m, summed finger effort) once the fingers are still, or None."""

@@ -2,9 +2,10 @@
 Pure builders and interpretation for ros2_control gripper actions.
 
 ``control_msgs/action/GripperCommand`` takes one joint position and a maximum
-effort; ``ParallelGripperCommand`` takes a JointState. ``position_scale``
-converts the total finger gap (what the port speaks) into the commanded joint
-position (0.5 for a two-finger gripper whose joint is one finger's travel).
+effort; ``ParallelGripperCommand`` takes a JointState. ``robot.yaml``'s
+``gripper.command`` (:mod:`mcp_ros_bridge.catalog.gripper_command`) converts the
+total finger gap (what the port speaks, m) into the commanded joint position
+(m or rad, open and closed in either order) and the joint's position back.
 """
 
 from __future__ import annotations
@@ -33,24 +34,18 @@ def action_type(config: RobotConfig) -> str:
     return 'control_msgs/action/ParallelGripperCommand'
 
 
-def position_scale(config: RobotConfig) -> float:
-    """Return joint position per metre of total finger gap."""
-    scale = config.ros.gripper_position_scale
-    if scale is None:  # one joint per finger moves half the gap
-        return 0.5 if len(config.gripper_joints) == 2 else 1.0
-    return scale
-
-
 def build_gripper_goal(config: RobotConfig, width_m: float, max_effort_n: float,
                        speed_mps: float | None = None) -> dict[str, Any]:
     """Return the goal dict for the configured gripper interface."""
-    position = float(width_m) * position_scale(config)
+    mapping = config.gripper_command
+    position = mapping.position(width_m)
+    effort = mapping.effort(max_effort_n, config.gripper_max_force_n)
     if interface(config) == 'gripper_command':
-        return {'command': {'position': position, 'max_effort': float(max_effort_n)}}
-    command: dict[str, Any] = {'name': [config.gripper_joints[0]], 'position': [position],
-                               'effort': [float(max_effort_n)]}
+        return {'command': {'position': position, 'max_effort': effort}}
+    command: dict[str, Any] = {'name': [mapping.joint], 'position': [position],
+                               'effort': [effort]}
     if speed_mps is not None:
-        command['velocity'] = [float(speed_mps) * position_scale(config)]
+        command['velocity'] = [mapping.rate(speed_mps)]
     return {'command': command}
 
 
@@ -92,13 +87,13 @@ def grip_state(hold: Hold | None, width_m: float, force: tuple[float, str]) -> G
 
 def read_gripper_result(config: RobotConfig, result: dict[str, Any]) -> GripOutcome:
     """Interpret a GripperCommand or ParallelGripperCommand result dict."""
-    scale = position_scale(config)
+    mapping = config.gripper_command
     if 'state' in result:
         state = result['state']
         position = (state.get('position') or [0.0])[0]
         effort = (state.get('effort') or [0.0])[0]
     else:
         position, effort = result.get('position', 0.0), result.get('effort', 0.0)
-    return GripOutcome(width_m=float(position) / scale, force_n=abs(float(effort)),
+    return GripOutcome(width_m=mapping.gap_m(position), force_n=abs(float(effort)),
                        stalled=bool(result.get('stalled', False)),
                        reached_goal=bool(result.get('reached_goal', False)))

@@ -210,7 +210,7 @@ class MoveItInterface:
             await late[0]
         result = self._interpret(replace(outcome, duration_s=took), guard)
         result = replace(result, peak_force_n=guard.peak_n if guard.peak_n > 0.0 else None,
-                         details={**result.details, **halted})
+                         details={**guard.compensation, **result.details, **halted})
         if progress is not None and result.succeeded:
             await progress(1.0, t('moveit_finished'))
         return result

@@ -121,7 +121,7 @@ class WrenchBuffer:
     With ``receipt_clock`` the topic carries bare ``geometry_msgs/Wrench``
     (no header, as some F/T drivers and Gazebo bridges publish): each sample is
     stamped with ``receipt_clock()`` (node time in s) when taken, and its
-    frame is ``frame_id``. ``watcher`` gets the force magnitude of each valid
+    frame is ``frame_id``. ``watcher`` gets the row (Fx..Mz) of each valid
     sample, ``fault_watcher`` each rejection (both on the receiving thread).
     """
 
@@ -135,7 +135,7 @@ class WrenchBuffer:
         self._receipt_clock = receipt_clock
         self._rows: deque[tuple[float, float, Row]] = deque(maxlen=maxlen)
         self._lock = threading.Lock()
-        self.watcher: Callable[[float], None] | None = None
+        self.watcher: Callable[[Row], None] | None = None
         self.fault_watcher: Callable[[Rejection], None] | None = None
         self.rejections = Rejections()
         self.received = threading.Event()
@@ -190,7 +190,7 @@ class WrenchBuffer:
             self.received.set()
         watcher = self.watcher
         if watcher is not None:
-            watcher(math.sqrt(row[0] * row[0] + row[1] * row[1] + row[2] * row[2]))
+            watcher(row)
 
     def tail(self, count: int) -> list[tuple[float, float, Row]]:
         """Return the ``count`` newest samples as (stamp, received, row), oldest first."""
