@@ -75,7 +75,7 @@ async def _pick_and_place(c: Client, target: tuple[float, float]) -> tuple[dict,
     grasp = await _ok(c, 'grasp_object_force_control', {'force_n': 15})
     assert grasp['status'] == 'HOLDING' and grasp['object_held'] is True, grasp
     await _ok(c, 'move_arm_relative', {'offset': {'z': APPROACH_M}})
-    weighed = await _ok(c, 'read_ft_sensor', {'window': 200})
+    weighed = await _ok(c, 'read_ft_sensor', {'window_s': 0.4})
     assert weighed['steady'] is True, weighed
     await _ok(c, 'move_arm_to_pose', {'position': {'x': target[0], 'y': target[1], 'z': above},
                                       'velocity_scaling': 0.5})
