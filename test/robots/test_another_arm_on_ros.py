@@ -11,20 +11,19 @@ from __future__ import annotations
 
 import os
 
-from mcp import Client
 from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.description import parse_urdf
 from mcp_ros_bridge.catalog.init_config import write_config
 from mcp_ros_bridge.catalog.loader import load_catalog
 from mcp_ros_bridge.geometry import quat_to_rpy_deg
-from mcp_ros_bridge.server.bridge import BridgeServer
-from mcp_ros_bridge.server.calls import CallSettings
 import pytest
 from robot_data import arm_files
 import yaml
 
 import fake_gripper  # noqa: I100 - on the path robot_data sets
 import ros_support
+
+_call, _text = ros_support.call_tool_once, ros_support.result_text
 
 pytestmark = [pytest.mark.robots, pytest.mark.ros_moveit, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
@@ -64,20 +63,6 @@ def _ur5(tmp_path, gripper=None):
         described = parse_urdf(f.read())
     robot = catalog.robot
     return catalog, fake_moveit.UrdfKinematics(described, robot.base_frame, robot.arm_joints)
-
-
-async def _call(catalog, backend, mode, tool, args):
-    bridge = BridgeServer(catalog, backend, CallSettings(motion_rate_per_s=1000.0,
-                                                         motion_burst=1000))
-    try:
-        async with Client(bridge.server, mode=mode) as client:
-            return await client.call_tool(tool, args)
-    finally:
-        bridge.close()
-
-
-def _text(result):
-    return '\n'.join(c.text for c in result.content if c.type == 'text')
 
 
 @pytest.mark.parametrize('mode', MODES)

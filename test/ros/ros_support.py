@@ -229,3 +229,22 @@ def import_moveit_rig():
         return importlib.import_module('moveit_rig')
     return pytest.importorskip('moveit_rig',
                                reason='moveit_msgs is not built: run .ci/build_ros_interfaces')
+
+
+async def call_tool_once(catalog, backend, mode, tool, args):
+    """Serve ``catalog`` on ``backend``, make one MCP call in ``mode``; return its result."""
+    from mcp import Client
+    from mcp_ros_bridge.server.bridge import BridgeServer
+    from mcp_ros_bridge.server.calls import CallSettings
+    bridge = BridgeServer(catalog, backend, CallSettings(motion_rate_per_s=1000.0,
+                                                         motion_burst=1000))
+    try:
+        async with Client(bridge.server, mode=mode) as client:
+            return await client.call_tool(tool, args)
+    finally:
+        bridge.close()
+
+
+def result_text(result):
+    """Join the text blocks of a tool result."""
+    return '\n'.join(c.text for c in result.content if c.type == 'text')

@@ -11,16 +11,15 @@ workspace is refused the same way a real motion would be.
 import os
 import shutil
 
-from mcp import Client
 from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.loader import load_catalog
 from mcp_ros_bridge.contract.results import error_block
-from mcp_ros_bridge.server.bridge import BridgeServer
-from mcp_ros_bridge.server.calls import CallSettings
 from paths import CONFIG_DIR
 import pytest
 import ros_support
 import yaml
+
+_call, _text = ros_support.call_tool_once, ros_support.result_text
 
 pytestmark = [pytest.mark.ros_moveit, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
@@ -38,20 +37,6 @@ def _catalog(tmp_path, workspace_y_max=None):
     with open(tmp_path / 'robot.yaml', 'w', encoding='utf-8') as f:
         yaml.safe_dump(raw, f)
     return load_catalog(str(tmp_path), kinds=KINDS).for_backend('ros')
-
-
-async def _call(catalog, backend, mode, tool, args):
-    bridge = BridgeServer(catalog, backend, CallSettings(motion_rate_per_s=1000.0,
-                                                         motion_burst=1000))
-    try:
-        async with Client(bridge.server, mode=mode) as client:
-            return await client.call_tool(tool, args)
-    finally:
-        bridge.close()
-
-
-def _text(result):
-    return '\n'.join(c.text for c in result.content if c.type == 'text')
 
 
 @pytest.mark.parametrize('mode', MODES)

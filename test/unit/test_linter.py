@@ -193,7 +193,7 @@ def m_max_tools(doc):
 
 def m_list_budget(doc):
     pose = tool(doc, 'move_arm_to_pose')
-    for i in range(max(12, 20 - len(doc['tools']))):  # shared parameters and results are said once:
+    for i in range(max(12, 20 - len(doc['tools']))):  # shared parts are said once: long texts
         copied = dict(copy.deepcopy(pose), name=f'move_arm_to_pose_{i}')  # long own texts
         copied['description'] = {'en': f'Copy {i}. ' + 'More words here. ' * 400,
                                  'zh': f'副本 {i}。' + '更多的文字。' * 400}
