@@ -7,8 +7,9 @@ The entry carries only what hosts use: no annotation that repeats the title,
 and ``_meta`` only for tools that need the user's approval.
 
 The list says each shared thing once (the list is read whole): a parameter
-spelled as in an earlier tool keeps its bounds but not its description, and a
-result (or a result field) equal to an earlier tool's is named, not repeated.
+spelled and described exactly as in an earlier tool keeps its bounds but not its
+description (a parameter described differently keeps its own), and a result (or
+a result field) equal to an earlier tool's is named, not repeated.
 """
 
 from __future__ import annotations
@@ -48,11 +49,9 @@ def list_bytes(entries: list[dict[str, Any]]) -> int:
 BIG_FIELD = 120  # a result field this long (JSON characters) is named when repeated
 
 
-def _bare(schema: Any) -> str:
-    """Return a parameter schema without its description, as a comparable key."""
-    rest = {k: v for k, v in schema.items() if k != 'description'} if isinstance(
-        schema, dict) else schema
-    return json.dumps(rest, sort_keys=True)
+def _key(schema: Any) -> str:
+    """Return a parameter schema, description included, as a comparable key."""
+    return json.dumps(schema, sort_keys=True)
 
 
 def tool_entries(specs: Sequence[ToolSpec], lang: str = 'en') -> list[dict[str, Any]]:
@@ -72,7 +71,7 @@ def tool_entries(specs: Sequence[ToolSpec], lang: str = 'en') -> list[dict[str, 
 
 
 def _shared_params(schema: dict[str, Any], seen: set[tuple[str, str]]) -> dict[str, Any]:
-    """Drop the description of each (nested) parameter described the same way before."""
+    """Drop the description of each (nested) parameter spelled and described as before."""
     out = dict(schema)
     if isinstance(schema.get('items'), dict):
         out['items'] = _shared_params(schema['items'], seen)
@@ -80,7 +79,7 @@ def _shared_params(schema: dict[str, Any], seen: set[tuple[str, str]]) -> dict[s
     for name, sub in props.items():
         if not isinstance(sub, dict):
             continue
-        key = (name, _bare(sub))
+        key = (name, _key(sub))
         sub = _shared_params(sub, seen)
         if key in seen and 'description' in sub:
             sub = {k: v for k, v in sub.items() if k != 'description'}
