@@ -49,6 +49,7 @@ class RosSettings:
     sensor_qos_depth: int
     force_guard: ForceGuard
     execution_horizon_s: float  # 0: the whole trajectory at once
+    fk_timeout_s: float  # one compute_fk request
     gripper_force_source: str
     tcp: Tcp | None  # None: the end effector is a link MoveIt knows
     object_pose_topics: Mapping[str, Topic]  # catalog object -> its PoseStamped topic
@@ -73,7 +74,7 @@ class RosSettings:
 _PROPERTIES: Mapping[str, Any] = ROS_SCHEMA['properties']
 _SCALARS = ('gripper_interface', 'distro', 'executor', 'sensor_ingest', 'sensor_drain_period_ms',
             'sensor_qos_depth', 'force_guard', 'gripper_force_source', 'object_pose_max_age_s',
-            'execution_horizon_s')
+            'execution_horizon_s', 'fk_timeout_s')
 
 
 def _merged(key: str, d: Mapping[str, Any]) -> dict[str, Any]:

@@ -60,8 +60,13 @@ def write_config(directory, horizon_s):
     """Write tools.yaml and a robot.yaml with the fakes' names; return (dir, RobotConfig)."""
     import shutil
     from mcp_ros_bridge.catalog.robot import RobotConfig
-    raw = moveit_rig.tagged_yaml(moveit_rig.new_tag(), execution_horizon_s=horizon_s)
-    raw['limits']['sensor_max_age_s'] = 1.0  # a busy machine delays the 1 kHz wrench
+    # The fakes answer compute_fk from this busy test process: give each request time (the
+    # test is about the bridge dying, not about FK latency).
+    raw = moveit_rig.tagged_yaml(moveit_rig.new_tag(), execution_horizon_s=horizon_s,
+                                 fk_timeout_s=10.0)
+    # This process publishes 1 kHz sensors and answers every fake at once: a busy machine
+    # delays them past a second at times (the test is about the horizon, not sensor ages).
+    raw['limits']['sensor_max_age_s'] = 3.0
     shutil.copy(os.path.join(ros_support.REPO, 'config', 'tools.yaml'), directory)
     with open(os.path.join(directory, 'robot.yaml'), 'w', encoding='utf-8') as f:
         yaml.safe_dump(raw, f)

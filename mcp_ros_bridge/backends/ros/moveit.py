@@ -267,7 +267,7 @@ class MoveItInterface:
         request = goals.build_fk_request(self.config, frame, link, names, positions)
         cls, client, name = self._service('fk', 'moveit_msgs/srv/GetPositionFK')
         response = await call_service(client, build_message(cls.Request, request), name=name,
-                                      timeout_s=2.0)
+                                      timeout_s=self.config.ros.fk_timeout_s)
         if response.error_code.val != SUCCESS or not response.pose_stamped:
             asked = tcp.moveit_link(self.config, link)
             raise self._error(response.error_code.val, t('moveit_fk_failed', link=asked))
