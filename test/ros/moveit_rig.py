@@ -79,3 +79,15 @@ async def rig():
     """Return (backend, fake move_group, sensor publisher, peer) with the shipped config."""
     async with rigged() as parts:
         yield parts
+
+
+def ros_catalog(directory, raw):
+    """Write the shipped tools.yaml and robot.yaml ``raw`` to ``directory``; load its ROS tools."""
+    import shutil
+    from mcp_ros_bridge.capabilities import KINDS
+    from mcp_ros_bridge.catalog.loader import load_catalog
+    import yaml
+    shutil.copy(os.path.join(ros_support.REPO, 'config', 'tools.yaml'), directory)
+    with open(os.path.join(directory, 'robot.yaml'), 'w', encoding='utf-8') as f:
+        yaml.safe_dump(raw, f)
+    return load_catalog(str(directory), kinds=KINDS).for_backend('ros')

@@ -8,19 +8,13 @@ advice and the measured error must be in the result's ``_meta`` error block,
 not a bare ``FAILED`` with empty details.
 """
 
-import os
-import shutil
 
 from mcp import Client
-from mcp_ros_bridge.capabilities import KINDS
-from mcp_ros_bridge.catalog.loader import load_catalog
 from mcp_ros_bridge.contract.results import error_block
 from mcp_ros_bridge.server.bridge import BridgeServer
 from mcp_ros_bridge.server.calls import CallSettings
-from paths import CONFIG_DIR
 import pytest
 import ros_support
-import yaml
 
 pytestmark = [pytest.mark.ros_moveit, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
@@ -30,9 +24,7 @@ moveit_rig = ros_support.import_moveit_rig()
 @pytest.mark.parametrize('mode', ('legacy', '2026-07-28'))
 async def test_goal_not_reached_keeps_its_code_and_measured_error_in_meta(tmp_path, mode):
     raw = moveit_rig.tagged_yaml(moveit_rig.new_tag())
-    shutil.copy(os.path.join(CONFIG_DIR, 'tools.yaml'), tmp_path)
-    (tmp_path / 'robot.yaml').write_text(yaml.safe_dump(raw), encoding='utf-8')
-    catalog = load_catalog(str(tmp_path), kinds=KINDS).for_backend('ros')
+    catalog = moveit_rig.ros_catalog(tmp_path, raw)
     async with moveit_rig.rigged(config=catalog.robot) as (backend, fake, _, _):
         fake.solution = [q + 0.05 for q in backend.config.home]  # not where it was sent
         bridge = BridgeServer(catalog, backend, CallSettings(motion_rate_per_s=1000.0,

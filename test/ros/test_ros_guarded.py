@@ -10,19 +10,13 @@ states) and the result is CONTACT with the change that stopped it.
 """
 
 import asyncio
-import os
-import shutil
 
 import anyio
 from mcp import Client
-from mcp_ros_bridge.capabilities import KINDS
-from mcp_ros_bridge.catalog.loader import load_catalog
 from mcp_ros_bridge.server.bridge import BridgeServer
 from mcp_ros_bridge.server.calls import CallSettings
-from paths import CONFIG_DIR
 import pytest
 import ros_support
-import yaml
 
 pytestmark = [pytest.mark.ros_moveit, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
@@ -32,9 +26,7 @@ moveit_rig = ros_support.import_moveit_rig()
 @pytest.mark.parametrize('mode', ('legacy', '2026-07-28'))
 async def test_guarded_move_stops_on_a_wrench_spike(tmp_path, mode):
     raw = moveit_rig.tagged_yaml(moveit_rig.new_tag())
-    shutil.copy(os.path.join(CONFIG_DIR, 'tools.yaml'), tmp_path)
-    (tmp_path / 'robot.yaml').write_text(yaml.safe_dump(raw), encoding='utf-8')
-    catalog = load_catalog(str(tmp_path), kinds=KINDS).for_backend('ros')
+    catalog = moveit_rig.ros_catalog(tmp_path, raw)
     async with moveit_rig.rigged(config=catalog.robot) as (backend, fake, pub, _):
         fake.solution = [q + 0.02 for q in backend.config.home]
         fake.duration_s = 20.0

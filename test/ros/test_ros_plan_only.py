@@ -8,16 +8,10 @@ ExecuteTrajectory goal; the arm must not move; a plan that leaves the
 workspace is refused the same way a real motion would be.
 """
 
-import os
-import shutil
 
-from mcp_ros_bridge.capabilities import KINDS
-from mcp_ros_bridge.catalog.loader import load_catalog
 from mcp_ros_bridge.contract.results import error_block
-from paths import CONFIG_DIR
 import pytest
 import ros_support
-import yaml
 
 _call, _text = ros_support.call_tool_once, ros_support.result_text
 
@@ -33,10 +27,7 @@ def _catalog(tmp_path, workspace_y_max=None):
     raw = moveit_rig.tagged_yaml(moveit_rig.new_tag())
     if workspace_y_max is not None:
         raw['limits']['workspace']['max'][1] = workspace_y_max
-    shutil.copy(os.path.join(CONFIG_DIR, 'tools.yaml'), tmp_path)
-    with open(tmp_path / 'robot.yaml', 'w', encoding='utf-8') as f:
-        yaml.safe_dump(raw, f)
-    return load_catalog(str(tmp_path), kinds=KINDS).for_backend('ros')
+    return moveit_rig.ros_catalog(tmp_path, raw)
 
 
 @pytest.mark.parametrize('mode', MODES)

@@ -10,18 +10,13 @@ during which nothing moves reports an empty list, and its fingertip path length.
 
 import math
 import os
-import shutil
 import threading
 
 from mcp import Client
-from mcp_ros_bridge.capabilities import KINDS
-from mcp_ros_bridge.catalog.loader import load_catalog
 from mcp_ros_bridge.server.bridge import BridgeServer
 from mcp_ros_bridge.server.calls import CallSettings
-from paths import CONFIG_DIR
 import pytest
 import ros_support
-import yaml
 
 pytestmark = [pytest.mark.ros_moveit, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
@@ -69,9 +64,7 @@ async def test_a_box_knocked_during_a_ros_motion_is_reported(tmp_path, mode):
     raw = moveit_rig.tagged_yaml(moveit_rig.new_tag())
     topic = f'/t{os.getpid()}_scene/box_pose'
     raw['ros']['object_pose_topics'] = {'box': {'name': topic}}
-    shutil.copy(os.path.join(CONFIG_DIR, 'tools.yaml'), tmp_path)
-    (tmp_path / 'robot.yaml').write_text(yaml.safe_dump(raw), encoding='utf-8')
-    catalog = load_catalog(str(tmp_path), kinds=KINDS).for_backend('ros')
+    catalog = moveit_rig.ros_catalog(tmp_path, raw)
     async with moveit_rig.rigged(config=catalog.robot) as (backend, fake, _, peer):
         box = BoxPose(peer, topic)
         assert box.published.wait(5.0)

@@ -11,22 +11,16 @@ fail closed, stop must keep working, and reads must serve only valid data.
 
 import asyncio
 import math
-import os
-import shutil
 import statistics
 import time
 
 import anyio
 from mcp import Client
 from mcp_ros_bridge.backends.port import BackendError
-from mcp_ros_bridge.capabilities import KINDS
-from mcp_ros_bridge.catalog.loader import load_catalog
 from mcp_ros_bridge.server.bridge import BridgeServer
 from mcp_ros_bridge.server.calls import CallSettings
-from paths import CONFIG_DIR
 import pytest
 import ros_support
-import yaml
 
 pytestmark = [pytest.mark.ros_moveit, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
@@ -212,7 +206,4 @@ def _long_path(backend, fake):
 def _catalog(tmp_path):
     """Write the shipped config with a fresh rig's MoveIt names to ``tmp_path``; load it."""
     raw = moveit_rig.tagged_yaml(moveit_rig.new_tag())
-    shutil.copy(os.path.join(CONFIG_DIR, 'tools.yaml'), tmp_path)
-    with open(tmp_path / 'robot.yaml', 'w', encoding='utf-8') as f:
-        yaml.safe_dump(raw, f)
-    return load_catalog(str(tmp_path), kinds=KINDS).for_backend('ros')
+    return moveit_rig.ros_catalog(tmp_path, raw)
