@@ -58,6 +58,12 @@ def _config(arm: str, out: str) -> str:
     return out
 
 
+async def _box(c: object) -> dict:
+    """Return the box's centre (m) from list_objects."""
+    objects = (await _call(c, 'list_objects'))['objects']
+    return next(o for o in objects if o['name'] == 'box')['pose']['position_m']
+
+
 async def _call(c: object, tool: str, args: dict | None = None) -> dict:
     r = await c.call_tool(tool, args or {})  # type: ignore[attr-defined]
     if r.is_error:
@@ -76,7 +82,7 @@ async def _run(config: str, target: tuple[float, float]) -> tuple[float, float, 
     try:
         async with Client(bridge.server, mode='legacy') as c:
             wall0, sim0 = time.monotonic(), backend.world.time
-            p = (await _call(c, 'get_object_pose', {'object': 'box'}))['pose']['position_m']
+            p = await _box(c)
             above = p['z'] + APPROACH_M
             await _call(c, 'release_object')
             reach = await _call(c, 'move_arm_to_pose', {
@@ -91,7 +97,7 @@ async def _run(config: str, target: tuple[float, float]) -> tuple[float, float, 
                      ('move_arm_relative', {'offset': {'z': APPROACH_M}})]
             for tool, args in steps:
                 await _call(c, tool, args)
-            placed = (await _call(c, 'get_object_pose', {'object': 'box'}))['pose']['position_m']
+            placed = await _box(c)
             rtf = (backend.world.time - sim0) / (time.monotonic() - wall0)
     finally:
         await backend.close()

@@ -27,7 +27,7 @@ from mcp_ros_bridge.server.app import build, ServeOptions
 from smoke import add_flag, check, done
 
 READS = [('get_joint_states', {}), ('read_ft_sensor', {'filter': 'kalman'}),
-         ('get_end_effector_pose', {}), ('get_object_pose', {'object': 'box'})]
+         ('get_end_effector_pose', {}), ('list_objects', {})]
 POSES = [{'x': 0.45, 'y': -0.15, 'z': 0.3}, {'x': 0.45, 'y': 0.15, 'z': 0.35}]
 
 

@@ -1,4 +1,4 @@
-"""Sensing capabilities: wrench, joint states, end-effector and object poses."""
+"""Sensing capabilities: wrench, joint states and the end-effector pose."""
 
 from __future__ import annotations
 
@@ -37,7 +37,6 @@ JOINTS_OUTPUT = output_schema({
 }, ['joints', 'stamp', 'age_s'])
 
 POSE_OUTPUT = output_schema({'pose': POSE, 'link': STR}, ['pose'])
-OBJECT_OUTPUT = output_schema({'object': STR, 'pose': POSE}, ['object', 'pose'])
 
 
 def _rejected(counts: Any, s: dict[str, Any]) -> str:
@@ -134,14 +133,6 @@ async def run_read_ee_pose(ctx: CallContext, args: dict[str, Any]) -> Outcome:
                    {'pose': pose_to_dict(pose), 'link': ctx.robot.end_effector})
 
 
-async def run_read_object_pose(ctx: CallContext, args: dict[str, Any]) -> Outcome:
-    """Read a known object's pose."""
-    frame = ctx.bound(FrameBinding).frame
-    pose = await ctx.backend.object_pose(args['object'], frame)
-    return Outcome(t('pose_at', name=args['object'], pose=describe_pose(pose)),
-                   {'object': args['object'], 'pose': pose_to_dict(pose)})
-
-
 KINDS = [
     Kind('read_wrench', run_read_wrench, WRENCH_OUTPUT,
          frozenset({'filter', 'axes', 'window_s', 'subtract_gripper_weight'}), READ_ONLY,
@@ -151,7 +142,4 @@ KINDS = [
          returns='returns_read_joints'),
     Kind('read_ee_pose', run_read_ee_pose, POSE_OUTPUT, frozenset(), READ_ONLY,
          returns='returns_read_ee_pose', binding='frame'),
-    Kind('read_object_pose', run_read_object_pose, OBJECT_OUTPUT, frozenset({'object'}),
-         READ_ONLY,
-         returns='returns_read_object_pose', binding='frame'),
 ]

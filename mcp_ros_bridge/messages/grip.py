@@ -13,9 +13,9 @@ TABLE: dict[str, tuple[str, str]] = {
     'grasp_empty': both(
         'EMPTY: the fingers closed to {gap} mm without touching anything. Open with '
         'release_object, move the gripper so the object is between the fingers (check with '
-        'get_object_pose), then grasp again.',
+        'list_objects), then grasp again.',
         'EMPTY：手指闭合到 {gap} mm，未接触任何物体。请用 release_object 张开，把夹爪移到物体两侧'
-        '（可用 get_object_pose 确认），再重新抓取。'),
+        '（可用 list_objects 确认），再重新抓取。'),
     'grasp_ended': both('Grasp ended with {status}: {message}. Finger gap {gap} mm, {force}.',
                         '抓取以 {status} 结束：{message}。指间距离 {gap} mm，{force}。'),
     'grasp_still_squeezing': both(' The fingers keep squeezing the object.', '手指仍夹紧物体。'),
@@ -37,8 +37,8 @@ TABLE: dict[str, tuple[str, str]] = {
                            '无法检查夹持：{message}。'),
     'grip_lost': both(
         ' The {object} was lost: it is no longer between the fingers. Check with '
-        'read_gripper_state and get_object_pose.',
-        '{object} 已掉落：不再位于手指之间。请用 read_gripper_state 和 get_object_pose 检查。'),
+        'read_gripper_state and list_objects.',
+        '{object} 已掉落：不再位于手指之间。请用 read_gripper_state 和 list_objects 检查。'),
     'grip_slipped': both(
         ' The {object} slipped {slip} mm in the grip ({method}); a firmer '
         'grasp_object_force_control re-regulates without opening.',

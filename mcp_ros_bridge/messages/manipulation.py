@@ -84,9 +84,9 @@ TABLE = {
         'Check the gripper with read_gripper_state; call again once it can open.',
         '请用 read_gripper_state 检查夹爪；能张开后再次调用。'),
     'job_grip_fix_HOLDING': both(
-        'The object is not between the fingers: check it with get_object_pose, open with '
+        'The object is not between the fingers: check it with list_objects, open with '
         'release_object and call pick_object again; a corrected call returns status HOLDING.',
-        '物体不在手指之间：请用 get_object_pose 检查，用 release_object 张开后再次调用 pick_object；'
+        '物体不在手指之间：请用 list_objects 检查，用 release_object 张开后再次调用 pick_object；'
         '修正后的调用返回状态 HOLDING。'),
     'pick_holding': both('the gripper already holds the {object}',
                          '夹爪已夹持 {object}'),
@@ -98,9 +98,9 @@ TABLE = {
     'pick_lost': both('the {object} left the fingers while lifting',
                       '{object} 在抬起时离开了手指'),
     'pick_lost_fix': both(
-        'Look where it is with get_object_pose, then call pick_object again (a larger force_n '
+        'Look where it is with list_objects, then call pick_object again (a larger force_n '
         'grips harder); a corrected call returns status HOLDING.',
-        '请用 get_object_pose 查看其位置，再次调用 pick_object（更大的 force_n 夹得更紧）；'
+        '请用 list_objects 查看其位置，再次调用 pick_object（更大的 force_n 夹得更紧）；'
         '修正后的调用返回状态 HOLDING。'),
     'pick_done': both('HOLDING the {object}, lifted to z {z} m.',
                       'HOLDING：已夹持 {object}，抬起到 z {z} m。'),
@@ -131,9 +131,9 @@ TABLE = {
     'place_off': both('the {object} came to rest {error} mm from the target, tilted {tilt} deg',
                       '{object} 停在距目标 {error} mm 处，倾斜 {tilt} deg'),
     'place_off_fix': both(
-        'Look at it with get_object_pose or capture_scene_image; pick_object it again and '
+        'Look at it with list_objects or capture_scene_image; pick_object it again and '
         'place it; a corrected call returns status PLACED.',
-        '请用 get_object_pose 或 capture_scene_image 查看；再次 pick_object 后放置；'
+        '请用 list_objects 或 capture_scene_image 查看；再次 pick_object 后放置；'
         '修正后的调用返回状态 PLACED。'),
     'place_done': both('PLACED the {object} on the {support} at ({x}, {y}), centre z {z} m.',
                        'PLACED：已把 {object} 放在 {support} 上 ({x}, {y})，中心 z {z} m。'),

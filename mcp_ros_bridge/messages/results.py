@@ -40,7 +40,6 @@ TABLE: dict[str, tuple[str, str]] = {
         'joint positions, velocities and efforts with the sample age',
         '关节位置、速度和力矩，以及样本时长'),
     'returns_read_ee_pose': both('the gripper pose (m, deg, quaternion)', '夹爪位姿 (m, deg, 四元数)'),
-    'returns_read_object_pose': both('the object pose (m, deg)', '物体位姿 (m, deg)'),
     'returns_list_objects': both(
         'every known object with colour, shape, size (m) and centre pose',
         '每个已知物体的颜色、形状、尺寸 (m) 和中心位姿'),

@@ -20,8 +20,8 @@ import yaml
 
 pytestmark = [pytest.mark.contract, pytest.mark.anyio]
 
-READ_ONLY = {'read_ft_sensor', 'get_joint_states', 'get_end_effector_pose', 'get_object_pose',
-             'list_objects', 'capture_scene_image', 'read_gripper_state'}
+READ_ONLY = {'read_ft_sensor', 'get_joint_states', 'get_end_effector_pose', 'list_objects',
+             'capture_scene_image', 'read_gripper_state'}
 MOTION = {'move_arm_to_pose', 'move_arm_joints', 'plan_trajectory', 'move_arm_relative',
           'move_arm_to_posture', 'grasp_object_force_control', 'release_object',
           'move_until_contact', 'pick_object', 'place_object', 'close_gripper'}
@@ -46,7 +46,6 @@ VALID_CALLS: dict[str, dict[str, Any]] = {
     'tare_ft_sensor': {'window_s': 0.05},
     'get_joint_states': {'include_gripper': False},
     'get_end_effector_pose': {},
-    'get_object_pose': {'object': 'box'},
     'list_objects': {},
     'read_gripper_state': {},
     'capture_scene_image': {'width_px': 320},
@@ -212,7 +211,7 @@ async def test_second_motion_busy_reads_concurrent_stop_preempts(mode: str) -> N
 
                 reads: list[types.CallToolResult] = []
                 read_tools = ['get_joint_states', 'read_ft_sensor', 'get_end_effector_pose',
-                              'get_object_pose']
+                              'list_objects']
 
                 async def read(i: int) -> None:
                     tool = read_tools[i % len(read_tools)]

@@ -93,7 +93,7 @@ async def test_call_rejects_missing_required(mode: str) -> None:
     await check_rejected(mode, 'move_arm_to_pose', {}, 'position', 'with keys x, y, z')
     await check_rejected(mode, 'move_arm_to_pose', {'position': {'x': 0.5, 'y': 0.0}},
                          'position.z', '[0.009, 1.19]')
-    await check_rejected(mode, 'get_object_pose', {}, 'object', '"box", "cylinder"')
+    await check_rejected(mode, 'pick_object', {}, 'object', '"box", "cylinder"')
 
 
 @pytest.mark.parametrize('z', [1.5, -0.1])

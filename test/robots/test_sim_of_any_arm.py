@@ -60,7 +60,8 @@ async def _ok(c: Client, tool: str, args: dict | None = None) -> dict:
 
 
 async def _box(c: Client) -> dict:
-    return (await _ok(c, 'get_object_pose', {'object': 'box'}))['pose']['position_m']
+    objects = {o['name']: o for o in (await _ok(c, 'list_objects'))['objects']}
+    return objects['box']['pose']['position_m']
 
 
 async def _pick_and_place(c: Client, target: tuple[float, float]) -> tuple[dict, float]:

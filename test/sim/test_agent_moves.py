@@ -7,7 +7,7 @@ from mcp import Client
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
 import numpy as np
 import pytest
-from test_agent_scenarios import _arm, _pick
+from test_agent_scenarios import _arm, _pick, object_centre
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
@@ -32,7 +32,8 @@ async def _tip(c: Client) -> np.ndarray:
 
 
 async def _box(c: Client) -> np.ndarray:
-    return await _xyz(c, 'get_object_pose', {'object': 'box'})
+    p = await object_centre(c, 'box')
+    return np.array([p['x'], p['y'], p['z']])
 
 
 @pytest.mark.parametrize('mode', ['legacy', '2026-07-28'])

@@ -12,6 +12,14 @@ pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install m
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
 
 
+async def object_centre(c: Client, name: str) -> dict:
+    """Return the centre (m) of ``name`` from list_objects (its pose source: ground truth)."""
+    r = await c.call_tool('list_objects', {})
+    assert not r.is_error, r.content[0].text
+    return next(o for o in r.structured_content['objects'] if o['name'] == name)['pose'][
+        'position_m']
+
+
 async def _arm(c: Client) -> list[float]:
     r = await c.call_tool('get_joint_states', {'include_gripper': False})
     return [j['position'] for j in r.structured_content['joints']]
@@ -57,8 +65,7 @@ async def test_unreachable_target_advice_is_checkable(sim_bridge):
 
 async def _pick(c: Client, name: str, lift_z: float = 0.2) -> dict:
     """Open, descend around the object, grasp at 15 N and lift; return the object's position."""
-    p = (await c.call_tool('get_object_pose', {'object': name})
-         ).structured_content['pose']['position_m']
+    p = await object_centre(c, name)
     steps = [('release_object', {}),
              ('move_arm_to_pose', {'position': {'x': p['x'], 'y': p['y'], 'z': lift_z},
                                    'velocity_scaling': 0.5}),
@@ -138,8 +145,9 @@ async def test_list_objects_gives_sizes_centres_and_grasp_heights(sim_bridge):
         with anyio.fail_after(60):
             r = await c.call_tool('list_objects', {})
             assert not r.is_error, r.content[0].text
-            truth = {n: (await c.call_tool('get_object_pose', {'object': n}))
-                     .structured_content['pose']['position_m'] for n in ('box', 'cylinder')}
+            # the backend's ground truth, as get_object_pose read it (list_objects replaced it)
+            truth = {n: (await sim_bridge.backend.object_pose(n, 'panda_link0')).position
+                     for n in ('box', 'cylinder')}
     s = r.structured_content
     assert s['pose_point'] == 'centre' and 'none' not in s['pose_source']
     by_name = {o['name']: o for o in s['objects']}
@@ -149,6 +157,7 @@ async def test_list_objects_gives_sizes_centres_and_grasp_heights(sim_bridge):
         half = geom.size if o['shape'] == 'box' else (geom.size[0], geom.size[0], geom.size[1])
         assert [o['size_m'][k] for k in 'xyz'] == pytest.approx([2 * h for h in half])
         assert o['mass_kg'] == pytest.approx(float(model.body(name).mass[0]))
-        assert o['pose']['position_m'] == pytest.approx(truth[name], abs=1e-4)
+        assert [o['pose']['position_m'][k] for k in 'xyz'] == pytest.approx(truth[name],
+                                                                            abs=1e-4)
         assert o['grasp_z_m'] == pytest.approx(o['size_m']['z'] / 2, abs=2e-3)  # on the table
     assert 'box: red box 50\u00d750\u00d750 mm' in r.content[0].text

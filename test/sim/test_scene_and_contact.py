@@ -36,7 +36,8 @@ def _off(angle: float, to: float) -> float:
 
 
 async def _centre(c: Client, name: str) -> dict:
-    return (await _ok(c, 'get_object_pose', {'object': name}))['pose']['position_m']
+    objects = {o['name']: o for o in (await _ok(c, 'list_objects', {}))['objects']}
+    return objects[name]['pose']['position_m']
 
 
 @pytest.mark.parametrize('mode', MODES)

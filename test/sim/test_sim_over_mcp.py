@@ -115,4 +115,4 @@ async def test_grasp_in_empty_air_says_no_object(sim_bridge):
     assert r.structured_content['object_held'] is False
     assert r.structured_content['status'] == 'EMPTY'
     assert r.content[0].text.startswith('EMPTY: the fingers closed')
-    assert 'get_object_pose' in r.content[0].text
+    assert 'list_objects' in r.content[0].text

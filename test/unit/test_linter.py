@@ -105,7 +105,7 @@ def m_text_one_language(doc):
 
 
 def m_text_without_zh(doc):
-    props(doc, 'get_object_pose')['object']['description'] = {'en': 'Name of the object.'}
+    props(doc, 'pick_object')['object']['description'] = {'en': 'Name of the object.'}
 
 
 def m_text_units_differ(doc):
@@ -282,7 +282,7 @@ CASES = [
     ('name-unique', 'error', 'stop_arm', 'name', m_name_unique),
     ('title-present', 'error', 'stop_arm', 'title', m_title_present),
     ('text-languages', 'warning', 'stop_arm', 'title', m_text_one_language),
-    ('text-languages', 'warning', 'get_object_pose', 'input.properties.object.description',
+    ('text-languages', 'warning', 'pick_object', 'input.properties.object.description',
      m_text_without_zh),
     ('text-languages', 'warning', GRASP, 'input.properties.force_n.description',
      m_text_units_differ),
