@@ -3,8 +3,10 @@ The ``tools/list`` entry of a tool as JSON, and the size of the whole list.
 
 One definition serves the server (what clients receive) and the linter (the
 size budget), so the budget measures exactly what every conversation pays.
-The entry carries only what hosts use: no annotation that repeats the title,
-and ``_meta`` only for tools that need the user's approval.
+The entry carries only what hosts use: no annotation that repeats the title, no
+hint equal to the MCP default a host assumes when it is absent (readOnlyHint false,
+destructiveHint true, idempotentHint false, openWorldHint true; the spec's
+``ToolAnnotations``), and ``_meta`` only for tools that need the user's approval.
 
 The list says each shared thing once (the list is read whole): a parameter
 spelled and described exactly as in an earlier tool keeps its bounds but not its
@@ -22,19 +24,23 @@ from mcp_ros_bridge.catalog.loader import ToolSpec
 from mcp_ros_bridge.messages import speaking, t
 
 APPROVAL_META_KEY = 'io.github.mcp_ros_bridge/requires_approval'
-HINTS = ('readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint')
+# The MCP spec's value of each hint when a tool leaves it out (ToolAnnotations, 2025-11-25).
+HINT_DEFAULTS = {'readOnlyHint': False, 'destructiveHint': True, 'idempotentHint': False,
+                 'openWorldHint': True}
 
 
 def tool_entry(spec: ToolSpec) -> dict[str, Any]:
     """Return the JSON object ``tools/list`` sends for ``spec`` (camelCase keys)."""
     a = spec.annotations
-    annotations = {k: a[k] for k in HINTS if a.get(k) is not None}
+    annotations = {k: a[k] for k, default in HINT_DEFAULTS.items()
+                   if a.get(k) is not None and a[k] != default}
     if a.get('title') and a['title'] != spec.title:
         annotations = {'title': a['title']} | annotations
     entry: dict[str, Any] = {
         'name': spec.name, 'title': spec.title, 'description': spec.description,
-        'inputSchema': spec.input_schema, 'outputSchema': spec.output_schema,
-        'annotations': annotations}
+        'inputSchema': spec.input_schema, 'outputSchema': spec.output_schema}
+    if annotations:
+        entry['annotations'] = annotations
     if spec.requires_approval:
         entry['_meta'] = {APPROVAL_META_KEY: True}
     return entry

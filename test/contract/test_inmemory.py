@@ -58,6 +58,18 @@ def shipped_tool_names() -> list[str]:
         return [t['name'] for t in yaml.safe_load(f)['tools']]
 
 
+# MCP ToolAnnotations: the value a host assumes for a hint the server leaves out
+SPEC_DEFAULTS = {'readOnlyHint': False, 'destructiveHint': True, 'idempotentHint': False,
+                 'openWorldHint': True}
+
+
+def hints(tool: types.Tool) -> dict[str, bool]:
+    """Return the tool's four hints as a host reads them: an absent hint is the spec's default."""
+    sent = tool.annotations.model_dump(by_alias=True, exclude_none=True) if tool.annotations \
+        else {}
+    return SPEC_DEFAULTS | {k: v for k, v in sent.items() if k in SPEC_DEFAULTS}
+
+
 @pytest.fixture(params=MODES)
 def mode(request: pytest.FixtureRequest) -> str:
     """Run the test once per protocol generation."""
@@ -80,22 +92,21 @@ async def test_list_tools_publishes_every_shipped_tool(mode: str) -> None:
         assert tool.input_schema['type'] == 'object', name
         assert tool.input_schema.get('additionalProperties') is False, name
         assert tool.output_schema['type'] == 'object', name
-        a = tool.annotations
-        assert a is not None, name
+        a = hints(tool)
         if name in READ_ONLY:
-            assert a.read_only_hint is True, name
-            assert a.destructive_hint is not True, name
-        elif name in MOTION:
-            assert a.read_only_hint is False, name
-            assert a.destructive_hint is True, name
-            assert a.idempotent_hint is False, name
+            assert a['readOnlyHint'] is True, name
+            assert a['destructiveHint'] is False, name
+        elif name in MOTION:  # all four are the spec's defaults: the list leaves them out
+            assert tool.annotations is None, name
+            assert not a['readOnlyHint'] and a['destructiveHint'], name
+            assert a['idempotentHint'] is False, name
         elif name == 'tare_ft_sensor':  # changes the bridge's reference, never the robot
-            assert (a.read_only_hint, a.destructive_hint, a.open_world_hint) == (
+            assert (a['readOnlyHint'], a['destructiveHint'], a['openWorldHint']) == (
                 False, False, False), name
         else:
             assert name == 'stop_arm'
-            assert a.idempotent_hint is True
-            assert a.read_only_hint is False
+            assert a['idempotentHint'] is True and a['destructiveHint'] is False
+            assert a['readOnlyHint'] is False
 
 
 @pytest.mark.parametrize('tool', sorted(VALID_CALLS))

@@ -10,8 +10,8 @@ import shutil
 from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.catalog.lint_model import MAX_LIST_BYTES, MAX_TOOLS, RULES
 from mcp_ros_bridge.catalog.linter import format_findings, lint_config, main
-from mcp_ros_bridge.catalog.listing import (APPROVAL_META_KEY, list_bytes, tool_entries,
-                                            tool_entry)
+from mcp_ros_bridge.catalog.listing import (APPROVAL_META_KEY, HINT_DEFAULTS, list_bytes,
+                                            tool_entries, tool_entry)
 from mcp_ros_bridge.catalog.loader import ConfigError, load_catalog
 from mcp_ros_bridge.server.bridge import tool_models
 import pytest
@@ -394,9 +394,13 @@ def test_tool_entry_drops_duplicates_and_keeps_approval_meta():
     catalog = load_catalog(SHIPPED, kinds=KINDS)
     for t in catalog.tools:
         entry = tool_entry(t)
-        assert 'title' not in entry['annotations'], 'the title is sent once'
-        assert set(entry['annotations']) == {'readOnlyHint', 'destructiveHint',
-                                             'idempotentHint', 'openWorldHint'}
+        sent = entry.get('annotations', {})
+        assert 'title' not in sent, 'the title is sent once'
+        # a hint equal to the MCP default is left out; with the defaults the meaning is whole
+        assert not {k: v for k, v in sent.items() if HINT_DEFAULTS[k] == v}, sent
+        meant = {k: bool(t.annotations[k]) for k in HINT_DEFAULTS}
+        assert HINT_DEFAULTS | sent == meant, t.name
+        assert (sent == {}) == ('annotations' not in entry), 'no empty object'
         assert entry.get('_meta') == ({APPROVAL_META_KEY: True} if t.requires_approval
                                       else None)
 
