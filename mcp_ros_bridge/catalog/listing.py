@@ -4,9 +4,12 @@ The ``tools/list`` entry of a tool as JSON, and the size of the whole list.
 One definition serves the server (what clients receive) and the linter (the
 size budget), so the budget measures exactly what every conversation pays.
 The entry carries only what hosts use: no annotation that repeats the title, no
-hint equal to the MCP default a host assumes when it is absent (readOnlyHint false,
-destructiveHint true, idempotentHint false, openWorldHint true; the spec's
-``ToolAnnotations``), and ``_meta`` only for tools that need the user's approval.
+hint that is false where false is also the MCP default (readOnlyHint, idempotentHint:
+a host reads the absent hint the same way, whether it applies the spec's default or
+treats absent as false), and ``_meta`` only for tools that need the user's approval.
+destructiveHint true and openWorldHint true stay although they are the spec's
+defaults: hosts that test ``hint === true`` (VS Code does for openWorldHint) would
+read their absence as false.
 
 The list says each shared thing once (the list is read whole): a parameter
 spelled and described exactly as in an earlier tool keeps its bounds but not its
@@ -27,13 +30,14 @@ APPROVAL_META_KEY = 'io.github.mcp_ros_bridge/requires_approval'
 # The MCP spec's value of each hint when a tool leaves it out (ToolAnnotations, 2025-11-25).
 HINT_DEFAULTS = {'readOnlyHint': False, 'destructiveHint': True, 'idempotentHint': False,
                  'openWorldHint': True}
+OMITTED_WHEN_FALSE = frozenset(k for k, v in HINT_DEFAULTS.items() if v is False)
 
 
 def tool_entry(spec: ToolSpec) -> dict[str, Any]:
     """Return the JSON object ``tools/list`` sends for ``spec`` (camelCase keys)."""
     a = spec.annotations
-    annotations = {k: a[k] for k, default in HINT_DEFAULTS.items()
-                   if a.get(k) is not None and a[k] != default}
+    annotations = {k: a[k] for k in HINT_DEFAULTS
+                   if a.get(k) is not None and not (k in OMITTED_WHEN_FALSE and not a[k])}
     if a.get('title') and a['title'] != spec.title:
         annotations = {'title': a['title']} | annotations
     entry: dict[str, Any] = {

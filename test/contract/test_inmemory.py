@@ -96,8 +96,9 @@ async def test_list_tools_publishes_every_shipped_tool(mode: str) -> None:
         if name in READ_ONLY:
             assert a['readOnlyHint'] is True, name
             assert a['destructiveHint'] is False, name
-        elif name in MOTION:  # all four are the spec's defaults: the list leaves them out
-            assert tool.annotations is None, name
+        elif name in MOTION:  # sent: the true hints; left out: the false ones (as the default)
+            assert tool.annotations is not None and tool.annotations.destructive_hint is True
+            assert tool.annotations.read_only_hint is None, name
             assert not a['readOnlyHint'] and a['destructiveHint'], name
             assert a['idempotentHint'] is False, name
         elif name == 'tare_ft_sensor':  # changes the bridge's reference, never the robot

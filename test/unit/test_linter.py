@@ -396,10 +396,12 @@ def test_tool_entry_drops_duplicates_and_keeps_approval_meta():
         entry = tool_entry(t)
         sent = entry.get('annotations', {})
         assert 'title' not in sent, 'the title is sent once'
-        # a hint equal to the MCP default is left out; with the defaults the meaning is whole
-        assert not {k: v for k, v in sent.items() if HINT_DEFAULTS[k] == v}, sent
+        # false hints whose MCP default is false are left out, every true one is sent: a
+        # host applying the spec's defaults and one reading absent as false agree
         meant = {k: bool(t.annotations[k]) for k in HINT_DEFAULTS}
         assert HINT_DEFAULTS | sent == meant, t.name
+        assert {k: sent.get(k, False) for k in HINT_DEFAULTS} == meant, t.name
+        assert not {k for k, v in sent.items() if v is False and HINT_DEFAULTS[k] is False}
         assert (sent == {}) == ('annotations' not in entry), 'no empty object'
         assert entry.get('_meta') == ({APPROVAL_META_KEY: True} if t.requires_approval
                                       else None)
