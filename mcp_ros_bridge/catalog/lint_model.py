@@ -118,7 +118,11 @@ RULES: dict[str, Rule] = {r.rule_id: r for r in (
     Rule('list-budget', 'error',
          f'the compact tools/list JSON is at most {MAX_LIST_BYTES} bytes (UTF-8)'),
     Rule('token-estimate', 'info',
-         f'estimated size of tools/list (about {CHARS_PER_TOKEN} characters per token)'),
+         f'estimated size of the whole tools/list (about {CHARS_PER_TOKEN} characters per '
+         'token; Chinese text takes more tokens per character)'),
+    Rule('token-estimate-model', 'info',
+         'estimated size of what hosts give the model: name, title, description and '
+         'inputSchema of each tool (annotations and outputSchema stay with the host)'),
     Rule('robot-limits', 'error',
          "bounds of known parameters stay inside robot.yaml's limits (gripper force and width, "
          'velocity scaling in (0, max], workspace box)'),

@@ -20,7 +20,7 @@ from mcp_ros_bridge.catalog.kinds import KindRegistry
 from mcp_ros_bridge.catalog.language import LANGS, localize_schema
 from mcp_ros_bridge.catalog.lint_languages import check_languages
 from mcp_ros_bridge.catalog.lint_model import Finding, Report, RULES
-from mcp_ros_bridge.catalog.listing import tool_entries
+from mcp_ros_bridge.catalog.listing import list_json, model_visible, tool_entries
 from mcp_ros_bridge.catalog.loader import tool_spec
 from mcp_ros_bridge.catalog.placeholders import text_values
 from mcp_ros_bridge.catalog.prompts import load_prompts
@@ -78,13 +78,17 @@ def lint_config(config_dir: str, kinds: KindRegistry, lang: str = 'en') -> list[
                    'merge similar tools, or split the catalog per task with backends/configs')
     size = {k: portability.check_list_size(report, by_lang[k], k) for k in LANGS}[lang]
     entries = by_lang[lang]
-    chars = len(json.dumps({'tools': entries}, separators=(',', ':'), ensure_ascii=False))
-    tokens = -(-chars // model.CHARS_PER_TOKEN)
+    chars = len(list_json(entries))
+    seen = len(list_json(model_visible(entries)))
+    tokens, seen_tokens = (-(-n // model.CHARS_PER_TOKEN) for n in (chars, seen))
     report.add('token-estimate', '', (), ('tools',),
                f'tools/list of {len(entries)} tools is {size} bytes ({chars} characters), '
-               f'about {tokens} tokens of every conversation; the budget is '
-               f'{model.MAX_LIST_BYTES} bytes', 'keep descriptions tight if this grows',
-               value=tokens)
+               f'about {tokens} tokens; the budget is {model.MAX_LIST_BYTES} bytes',
+               'keep descriptions tight if this grows', value=tokens)
+    report.add('token-estimate-model', '', (), ('tools',),
+               f'the part hosts pass to the model (name, title, description, inputSchema) is '
+               f'{seen} characters, about {seen_tokens} tokens of every conversation',
+               'keep descriptions and parameter texts tight', value=seen_tokens)
     order = {s: k for k, s in enumerate(model.SEVERITIES)}
     return sorted(report.findings, key=lambda f: (f.severity == 'info', f.file, f.line or 0,
                                                   order[f.severity], f.rule))
@@ -100,6 +104,11 @@ def token_estimate(findings: list[Finding]) -> int | None:
     return next((f.value for f in findings if f.rule == 'token-estimate'), None)
 
 
+def model_token_estimate(findings: list[Finding]) -> int | None:
+    """Return the estimated tokens of the model-visible part of tools/list, if measured."""
+    return next((f.value for f in findings if f.rule == 'token-estimate-model'), None)
+
+
 def format_findings(findings: list[Finding]) -> str:
     """Render one line per finding, then a summary with counts and the token estimate."""
     lines = []
@@ -109,8 +118,9 @@ def format_findings(findings: list[Finding]) -> str:
         lines.append(f"{where}: {f.severity} {f.rule} {subject}: {f.message.rstrip('.')}. "
                      f'Fix: {f.fix}')
     n = counts(findings)
-    tokens = token_estimate(findings)
-    size = f'; tools/list ~{tokens} tokens' if tokens is not None else ''
+    tokens, seen = token_estimate(findings), model_token_estimate(findings)
+    size = (f'; tools/list ~{tokens} tokens, ~{seen} of them seen by the model'
+            if tokens is not None else '')
     lines.append(f"{n['error']} error(s), {n['warning']} warning(s), {n['info']} info{size}")
     return '\n'.join(lines)
 
@@ -132,7 +142,9 @@ def main(argv: list[str] | None, kinds: KindRegistry) -> int:
     findings = lint_config(args.config_dir or default_config_dir(), kinds, args.lang)
     if args.json:
         print(json.dumps({'findings': [asdict(f) for f in findings],
-                          'summary': counts(findings) | {'tokens': token_estimate(findings)}},
+                          'summary': counts(findings) | {
+                              'tokens': token_estimate(findings),
+                              'model_tokens': model_token_estimate(findings)}},
                          indent=2, ensure_ascii=False))
     else:
         print(format_findings(findings))

@@ -50,10 +50,26 @@ def tool_entry(spec: ToolSpec) -> dict[str, Any]:
     return entry
 
 
+def list_json(entries: list[dict[str, Any]]) -> str:
+    """Return the compact ``{"tools": [...]}`` JSON of ``entries``."""
+    return json.dumps({'tools': entries}, separators=(',', ':'), ensure_ascii=False)
+
+
 def list_bytes(entries: list[dict[str, Any]]) -> int:
     """Return the UTF-8 size of the compact ``{"tools": [...]}`` JSON."""
-    return len(json.dumps({'tools': entries}, separators=(',', ':'),
-                          ensure_ascii=False).encode('utf-8'))
+    return len(list_json(entries).encode('utf-8'))
+
+
+# What hosts hand the model of each tool: the OpenAI Agents SDK (mcp/util.py) and VS Code
+# (mcpLanguageModelToolContribution.ts) pass name, description and inputSchema; the title is
+# counted too (a host may show it to the model). Annotations, outputSchema and _meta go to
+# the host only.
+MODEL_KEYS = ('name', 'title', 'description', 'inputSchema')
+
+
+def model_visible(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return the part of each entry a model reads (``MODEL_KEYS``)."""
+    return [{k: e[k] for k in MODEL_KEYS if k in e} for e in entries]
 
 
 BIG_FIELD = 120  # a result field this long (JSON characters) is named when repeated

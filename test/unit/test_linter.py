@@ -17,6 +17,8 @@ from mcp_ros_bridge.server.bridge import tool_models
 import pytest
 import yaml
 
+MEASURES = ['token-estimate', 'token-estimate-model']  # the two size figures (info)
+
 pytestmark = pytest.mark.lint
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -363,16 +365,16 @@ def test_rule_fires_on_bad_example(tmp_path, rule, severity, tool_name, path, mu
 
 def test_every_rule_has_a_failing_fixture():
     # description-note fires on a robot description: test/unit/test_description.py
-    fired = {c[0] for c in CASES} | {'config-load', 'token-estimate', 'description-note'}
+    fired = {c[0] for c in CASES} | {'config-load', 'description-note', *MEASURES}
     assert fired == set(RULES)
 
 
 def test_shipped_config_has_no_errors_or_warnings(capsys):
     findings = lint_config(SHIPPED, KINDS)
     assert [f for f in findings if f.severity != 'info'] == []
-    assert [f.rule for f in findings] == ['token-estimate']
+    assert [f.rule for f in findings] == MEASURES
     assert main([], KINDS) == 0
-    assert capsys.readouterr().out.splitlines()[-1].startswith('0 error(s), 0 warning(s), 1 info')
+    assert capsys.readouterr().out.splitlines()[-1].startswith('0 error(s), 0 warning(s), 2 info')
 
 
 def test_token_estimate_measures_the_tool_list():
@@ -388,6 +390,21 @@ def test_token_estimate_measures_the_tool_list():
     assert f'is {list_bytes(sent)} bytes' in estimate.message
     assert 'outputSchema' in json.dumps(sent) and estimate.value > 1000
     assert list_bytes(sent) * MAX_TOOLS / len(sent) < MAX_LIST_BYTES, 'no room for more tools'
+
+
+def test_model_estimate_counts_what_hosts_pass_to_the_model():
+    catalog = load_catalog(SHIPPED, kinds=KINDS)
+    sent = tool_entries(catalog.tools)
+    seen = [{k: t[k] for k in ('name', 'title', 'description', 'inputSchema')} for t in sent]
+    chars = len(json.dumps({'tools': seen}, separators=(',', ':'), ensure_ascii=False))
+    findings = lint_config(SHIPPED, KINDS)
+    (model,) = [f for f in findings if f.rule == 'token-estimate-model']
+    (whole,) = [f for f in findings if f.rule == 'token-estimate']
+    assert model.value == math.ceil(chars / 4) and f'is {chars} characters' in model.message
+    assert 'outputSchema' not in json.dumps(seen) and model.value < whole.value
+    line = format_findings(findings).splitlines()[-1]
+    assert line.endswith(f'tools/list ~{whole.value} tokens, ~{model.value} of them seen by '
+                         'the model'), line
 
 
 def test_tool_entry_drops_duplicates_and_keeps_approval_meta():
@@ -420,7 +437,7 @@ def test_json_output_parses(capsys):
     assert main([SHIPPED, '--json'], KINDS) == 0
     out = json.loads(capsys.readouterr().out)
     assert out['summary']['error'] == 0 and out['summary']['warning'] == 0
-    assert out['summary']['tokens'] > 0
+    assert out['summary']['tokens'] > out['summary']['model_tokens'] > 0
     assert {'rule', 'severity', 'tool', 'path', 'file', 'line', 'message', 'fix'} <= set(
         out['findings'][0])
 
@@ -443,7 +460,8 @@ def test_format_one_line_per_finding_then_summary(tmp_path):
     pattern = (r'^.+tools\.yaml:\d+: error robot-limits '
                rf'{GRASP}/input\.properties\.force_n: .+\. Fix: .+$')
     assert any(re.match(pattern, line) for line in lines), lines
-    assert re.match(r'^1 error\(s\), 0 warning\(s\), 1 info; tools/list ~\d+ tokens$',
+    assert re.match(r'^1 error\(s\), 0 warning\(s\), 2 info; tools/list ~\d+ tokens, '
+                    r'~\d+ of them seen by the model$',
                     lines[-1])
 
 
@@ -511,7 +529,7 @@ def test_velocity_minimum_above_zero_is_accepted(tmp_path):
     p = props(doc, 'move_arm_joints')['velocity_scaling']
     del p['exclusiveMinimum']
     p['minimum'] = 0.05
-    assert [f.rule for f in lint_config(write_config(tmp_path, doc), KINDS)] == ['token-estimate']
+    assert [f.rule for f in lint_config(write_config(tmp_path, doc), KINDS)] == MEASURES
 
 
 def test_non_numeric_scale_is_a_finding_not_a_crash(tmp_path):
