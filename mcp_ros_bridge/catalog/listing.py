@@ -14,7 +14,9 @@ read their absence as false.
 The list says each shared thing once (the list is read whole): a parameter
 spelled and described exactly as in an earlier tool keeps its bounds but not its
 description (a parameter described differently keeps its own), and a result (or
-a result field) equal to an earlier tool's is named, not repeated.
+a result field) equal to an earlier tool's is named, not repeated. Inside one result
+schema a repeated shape is defined once in ``$defs`` (``schema_defs``); inputSchema has
+none, as it goes to the model providers' function-calling schemas as it is.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import json
 from typing import Any
 
 from mcp_ros_bridge.catalog.loader import ToolSpec
+from mcp_ros_bridge.catalog.schema_defs import with_defs
 from mcp_ros_bridge.messages import speaking, t
 
 APPROVAL_META_KEY = 'io.github.mcp_ros_bridge/requires_approval'
@@ -90,8 +93,8 @@ def tool_entries(specs: Sequence[ToolSpec], lang: str = 'en') -> list[dict[str, 
         for spec in specs:
             entry = tool_entry(spec)
             entry['inputSchema'] = _shared_params(entry['inputSchema'], params)
-            entry['outputSchema'] = _shared_result(spec.name, entry['outputSchema'], results,
-                                                   fields)
+            entry['outputSchema'] = with_defs(_shared_result(spec.name, entry['outputSchema'],
+                                                             results, fields))
             entries.append(entry)
     return entries
 

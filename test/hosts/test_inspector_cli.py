@@ -61,6 +61,23 @@ def test_inspector_calls_read_and_motion_tools(node: str, era: str) -> None:
     assert json.loads(out)['structuredContent']['status'] == 'CLOSED'
 
 
+def test_inspector_calls_a_tool_whose_result_schema_uses_refs(node: str, era: str) -> None:
+    """move_until_contact lists $defs/$ref (no --strict finding) and its CONTACT is accepted."""
+    status, out, err = inspector(node, era, '--method', 'tools/list', '--strict')
+    assert status == 0 and 'Warning:' not in err, err[-2000:]
+    (guarded,) = [t for t in json.loads(out)['tools'] if t['name'] == 'move_until_contact']
+    assert guarded['outputSchema']['properties']['contact']['properties']['point_m'] == {
+        '$ref': '#/$defs/xyz'}
+    # each CLI call starts a fresh server: from the start-up pose (fingertips ~0.49 m up) a
+    # 0.3 m line ends in the air; the client compiles the schema with its refs to check it
+    status, out, err = inspector(node, era, '--method', 'tools/call', '--tool-name',
+                                 'move_until_contact', '--tool-arg', 'max_distance_m=0.3',
+                                 '--tool-arg', 'speed_mps=0.1')
+    assert status == 0, (out[-2000:], err[-2000:])
+    result = json.loads(out)['structuredContent']
+    assert result['status'] == 'NO_CONTACT' and result['travelled_m'] > 0.29, result
+
+
 def test_inspector_shows_the_error_text_of_an_invalid_call(node: str, era: str) -> None:
     """force_n=50: exit 5 (isError) with our full text, not a client-side schema failure."""
     status, out, err = inspector(node, era, '--method', 'tools/call', '--tool-name',

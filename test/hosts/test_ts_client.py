@@ -30,6 +30,14 @@ def check_session(out: dict[str, Any]) -> None:
     assert not out['read']['isError'] and len(out['read']['structured']['joints']) == 9
     assert not out['motion']['isError'], out['motion']['text']
     assert out['motion']['structured']['status'] == 'SUCCEEDED'
+    # a result schema that uses $defs/$ref: listed, compiled by ajv, the result accepted
+    schema = out['contact_schema']
+    assert schema['properties']['contact']['properties']['tip_m'] == {'$ref': '#/$defs/xyz'}
+    assert 'xyz' in schema['$defs']
+    assert not out['above_table']['isError'], out['above_table']['text']
+    contact = out['contact']
+    assert not contact['isError'] and contact['structured']['status'] == 'CONTACT', contact
+    assert set(contact['structured']['contact']['tip_m']) == {'x', 'y', 'z'}
     for case, said in (('unit_string', 'Send the bare JSON number 15'),
                        ('out_of_range', 'must be a number in [5')):
         r = out[case]

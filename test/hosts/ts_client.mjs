@@ -29,9 +29,14 @@ try {
   await client.connect(transport, opts);
   out.server = client.getServerVersion();
   out.protocol = transport.protocolVersion ?? null;
-  out.tools = (await client.listTools(undefined, opts)).tools.map((t) => t.name);
+  const listed = (await client.listTools(undefined, opts)).tools;
+  out.tools = listed.map((t) => t.name);
+  // a result schema with $defs/$ref: the client compiles it (ajv) and checks the result
+  out.contact_schema = listed.find((t) => t.name === 'move_until_contact')?.outputSchema ?? null;
   out.read = await call('get_joint_states', {});
   out.motion = await call('move_arm_to_pose', { position: { x: 0.4, y: 0.1, z: 0.35 } });
+  out.above_table = await call('move_arm_to_pose', { position: { x: 0.4, y: -0.2, z: 0.1 } });
+  out.contact = await call('move_until_contact', { direction: 'down', max_distance_m: 0.2 });
   out.unit_string = await call('grasp_object_force_control', { force_n: '15N' });
   out.out_of_range = await call('grasp_object_force_control', { force_n: 50 });
   out.unreachable = await call('move_arm_to_pose', { position: { x: 0.8, y: 0.8, z: 0.1 } });
