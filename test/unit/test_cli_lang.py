@@ -31,7 +31,7 @@ def test_tools_prints_chinese_titles_either_way(argv, capsys):
     tools = {t['name']: t for t in json.loads(capsys.readouterr().out)['tools']}
     assert tools['stop_arm']['title'] == '停止机械臂'
     width = tools['release_object']['inputSchema']['properties']['width_m']
-    assert width['description'].startswith('要张开到的手指间距')
+    assert width['description'].startswith('手指间距')
 
 
 def test_lint_measures_the_served_language(capsys):
