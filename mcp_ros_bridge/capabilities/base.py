@@ -10,6 +10,7 @@ from mcp_ros_bridge.backends.port import Image, ProgressFn, RobotBackend
 from mcp_ros_bridge.catalog.bindings import Binding
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.geometry import fixed
+from mcp_ros_bridge.messages import said
 
 _Form = TypeVar('_Form', bound=Binding)
 
@@ -86,7 +87,7 @@ POSE = {'type': 'object', 'required': ['frame', 'position_m', 'orientation_deg',
 # Where a result repeats a pose beside other data, its form is named, not spelled out again
 # (the tool list is sent into every conversation).
 POSE_BRIEF = {'type': 'object', 'required': POSE['required'],
-              'description': 'same form as the pose of get_end_effector_pose'}
+              'description': said('schema_pose_form')}
 
 
 def output_schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:

@@ -6,12 +6,11 @@ from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, GripperState, GripStatus
 from mcp_ros_bridge.capabilities.base import CallContext, fmt, NUM, Outcome, STR
-from mcp_ros_bridge.messages import t
+from mcp_ros_bridge.messages import said, t
 
 SLIP_SAID_MM = 0.5  # slip from this size on is said in the text, not only in the numbers
 SLIP_KEY = 'grip_slip_peak'  # ctx.shared: (object, largest slip since the grasp, m)
-GRIP_REPORT = {'type': 'object', 'description': 'the held object; slip_mm: in this motion; '
-               'slip_since_grasp_mm: largest slip since the grasp (never decreases)',
+GRIP_REPORT = {'type': 'object', 'description': said('schema_grip'),
                'properties': {'status': {'enum': ['HOLDING', 'LOST']}, 'object': STR,
                               'slip_mm': NUM, 'slip_since_grasp_mm': NUM}}
 

@@ -21,11 +21,8 @@ from mcp_ros_bridge.capabilities.scene_changes import (add_scene_changes, scene_
                                                        SCENE_CHANGES)
 from mcp_ros_bridge.catalog.bindings import FrameBinding, PathBinding
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict, rpy_deg_to_quat
-from mcp_ros_bridge.messages import MESSAGES, t
+from mcp_ros_bridge.messages import MESSAGES, said, t
 
-PEAK_FORCE = ('largest contact force the motion guard saw (N), not gravity compensated: sim, '
-              'summed contact forces on arm and hand except fingers on the held object; ROS, '
-              '|F| of the wrist F/T wrench')
 MOTION_OUTPUT = output_schema({
     'status': {'type': 'string',
                'enum': [s.value for s in MotionStatus if s is not MotionStatus.IDLE]
@@ -37,11 +34,10 @@ MOTION_OUTPUT = output_schema({
     'fraction': NUM,
     'position_error_mm': NUM,
     'orientation_error_deg': NUM,
-    'peak_force_n': {'type': 'number', 'description': PEAK_FORCE},
+    'peak_force_n': {'type': 'number', 'description': said('schema_peak_force')},
     'velocity_scaling': NUM,
     'adjustments': {'type': 'array', 'items': STR},
-    'path_length_m': {'type': 'number', 'description': 'fingertip path: travelled, or planned '
-                      'with plan_only'},
+    'path_length_m': {'type': 'number', 'description': said('schema_path_length')},
     'grip': GRIP_REPORT,
     'scene_changes': SCENE_CHANGES,
 }, ['status', 'message', 'duration_s'])

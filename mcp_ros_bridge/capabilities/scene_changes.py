@@ -13,15 +13,15 @@ from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, Pose
 from mcp_ros_bridge.capabilities.base import CallContext, fmt, NUM, Outcome, STR
-from mcp_ros_bridge.messages import t
+from mcp_ros_bridge.messages import said, t
 import numpy as np
 from transforms3d.quaternions import rotate_vector
 
 MOVED_MM = 5.0  # an object that moved at least this far, or
 TILTED_DEG = 5.0  # tilted at least this much, is reported
 SCENE_CHANGES = {
-    'type': 'array', 'description': 'known objects, other than the held one, that moved '
-    f'>= {MOVED_MM:g} mm or tilted >= {TILTED_DEG:g} deg during the motion',
+    'type': 'array',
+    'description': said('schema_scene_changes', moved=f'{MOVED_MM:g}', tilted=f'{TILTED_DEG:g}'),
     'items': {'type': 'object', 'required': ['object', 'moved_mm', 'tilted_deg'],
               'properties': {'object': STR, 'moved_mm': NUM, 'tilted_deg': NUM}}}
 

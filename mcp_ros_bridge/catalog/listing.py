@@ -27,7 +27,7 @@ from typing import Any
 
 from mcp_ros_bridge.catalog.loader import ToolSpec
 from mcp_ros_bridge.catalog.schema_defs import with_defs
-from mcp_ros_bridge.messages import speaking, t
+from mcp_ros_bridge.messages import Said, speaking, t
 
 APPROVAL_META_KEY = 'io.github.mcp_ros_bridge/requires_approval'
 # The MCP spec's value of each hint when a tool leaves it out (ToolAnnotations, 2025-11-25).
@@ -45,12 +45,23 @@ def tool_entry(spec: ToolSpec) -> dict[str, Any]:
         annotations = {'title': a['title']} | annotations
     entry: dict[str, Any] = {
         'name': spec.name, 'title': spec.title, 'description': spec.description,
-        'inputSchema': spec.input_schema, 'outputSchema': spec.output_schema}
+        'inputSchema': spec.input_schema, 'outputSchema': _localized(spec.output_schema)}
     if annotations:
         entry['annotations'] = annotations
     if spec.requires_approval:
         entry['_meta'] = {APPROVAL_META_KEY: True}
     return entry
+
+
+def _localized(value: Any) -> Any:
+    """Return ``value`` with each table text (``Said``) in the current language."""
+    if isinstance(value, Said):
+        return value.localized()
+    if isinstance(value, dict):
+        return {k: _localized(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_localized(v) for v in value]
+    return value
 
 
 def list_json(entries: list[dict[str, Any]]) -> str:

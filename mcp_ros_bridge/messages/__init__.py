@@ -50,3 +50,26 @@ def t(key: str, /, **values: Any) -> str:
     """Return the text ``key`` in the current language with ``values`` filled in."""
     en, zh = MESSAGES[key]
     return (zh if _LANG.get() == 'zh' else en).format(**values)
+
+
+class Said(str):
+    """
+    A table text held in a data structure (a result schema's description); see ``said``.
+
+    It is its English text wherever it is used as a string; ``localized`` renders it
+    in the current language (the tool list does, per served language).
+    """
+
+    key: str
+    values: dict[str, Any]
+
+    def localized(self) -> str:
+        """Return the text in the current language."""
+        return t(self.key, **self.values)
+
+
+def said(key: str, /, **values: Any) -> Said:
+    """Return the table text ``key`` with ``values`` to be rendered later (``Said``)."""
+    text = Said(MESSAGES[key][0].format(**values))
+    text.key, text.values = key, values
+    return text

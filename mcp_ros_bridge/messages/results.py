@@ -21,6 +21,25 @@ TABLE: dict[str, tuple[str, str]] = {
     'returns_grasp': both(
         'status HOLDING or EMPTY, the finger gap (m) and the grip force (N)',
         '状态 HOLDING 或 EMPTY、手指间距 (m) 和夹持力 (N)'),
+    # Descriptions inside result schemas (messages.Said), what hosts see of a field.
+    'schema_pose_form': both('same form as the pose of get_end_effector_pose',
+                             '与 get_end_effector_pose 的 pose 形式相同'),
+    'schema_peak_force': both(
+        'largest contact force the motion guard saw (N), not gravity compensated: sim, summed '
+        'contact forces on arm and hand except fingers on the held object; ROS, |F| of the '
+        'wrist F/T wrench',
+        '运动监护观测到的最大接触力 (N)，未做重力补偿：仿真中为手臂和手上接触力之和（不含手指与所夹物体之间的接触）；'
+        'ROS 上为腕部力/力矩传感器的 |F|'),
+    'schema_path_length': both('fingertip path: travelled, or planned with plan_only',
+                               '指尖路径长度：实际走过的，或 plan_only 时规划的'),
+    'schema_grip': both(
+        'the held object; slip_mm: in this motion; slip_since_grasp_mm: largest slip since the '
+        'grasp (never decreases)',
+        '所夹物体；slip_mm：本次运动中的滑移；slip_since_grasp_mm：抓取以来的最大滑移（只增不减）'),
+    'schema_scene_changes': both(
+        'known objects, other than the held one, that moved >= {moved} mm or tilted >= '
+        '{tilted} deg during the motion',
+        '运动中移动 >= {moved} mm 或倾斜 >= {tilted} deg 的已知物体（所夹物体除外）'),
     'list_same_result': both('the same fields as the result of {tool}', '与 {tool} 的结果字段相同'),
     'list_same_field': both('the same form as {field} in the result of {tool}',
                             '与 {tool} 结果中的 {field} 形式相同'),

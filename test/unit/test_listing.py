@@ -1,6 +1,7 @@
 """The tools/list says each shared definition once: parameters, whole results, result fields."""
 
 import json
+import re
 
 from jsonschema import Draft202012Validator
 from mcp_ros_bridge.capabilities import KINDS
@@ -59,3 +60,26 @@ def test_the_list_is_smaller_than_its_entries_one_by_one(listed):
     shared = list_bytes(list(entries.values()))
     assert shared < alone * 0.85, (shared, alone)
     assert json.dumps(entries['list_objects']['outputSchema']).count('position_m') <= 1
+
+
+def _descriptions(schema):
+    if isinstance(schema, dict):
+        for k, v in schema.items():
+            if k == 'description' and isinstance(v, str):
+                yield v
+            else:
+                yield from _descriptions(v)
+    elif isinstance(schema, list):
+        for v in schema:
+            yield from _descriptions(v)
+
+
+def test_result_schema_texts_are_in_the_listed_language(listed):
+    catalog, entries = listed
+    lang = 'zh' if entries['stop_arm']['title'] == '停止机械臂' else 'en'
+    texts = [d for e in entries.values() for d in _descriptions(e['outputSchema'])]
+    assert len(texts) >= 8  # peak force, path length, grip, scene changes, pose forms...
+    han = [bool(re.search(r'[\u4e00-\u9fff]', d)) for d in texts]
+    assert all(han) if lang == 'zh' else not any(han), texts
+    assert type(catalog.get('move_arm_to_pose').output_schema['properties']['peak_force_n'][
+        'description']) is not str, 'the catalog keeps the table text; the list renders it'
