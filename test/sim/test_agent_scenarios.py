@@ -145,7 +145,7 @@ async def test_list_objects_gives_sizes_centres_and_grasp_heights(sim_bridge):
         with anyio.fail_after(60):
             r = await c.call_tool('list_objects', {})
             assert not r.is_error, r.content[0].text
-            # the backend's ground truth, as get_object_pose read it (list_objects replaced it)
+            # the backend's ground truth (physics), which list_objects must report
             truth = {n: (await sim_bridge.backend.object_pose(n, 'panda_link0')).position
                      for n in ('box', 'cylinder')}
     s = r.structured_content
