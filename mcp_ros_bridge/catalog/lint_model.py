@@ -115,6 +115,9 @@ RULES: dict[str, Rule] = {r.rule_id: r for r in (
          'no bare true/false where a schema object is expected (items: false); '
          'additionalProperties: false is fine'),
     Rule('portable-type', 'warning', 'type is a single type name, not a list'),
+    Rule('shared-wording', 'warning',
+         "a parameter with the same name and schema as an earlier tool's has its description "
+         'word for word (tools/list then describes it once)'),
     Rule('list-budget', 'error',
          f'the compact tools/list JSON is at most {MAX_LIST_BYTES} bytes (UTF-8)'),
     Rule('token-estimate', 'info',

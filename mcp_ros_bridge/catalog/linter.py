@@ -20,6 +20,7 @@ from mcp_ros_bridge.catalog.kinds import KindRegistry
 from mcp_ros_bridge.catalog.language import LANGS, localize_schema
 from mcp_ros_bridge.catalog.lint_languages import check_languages
 from mcp_ros_bridge.catalog.lint_model import Finding, Report, RULES
+from mcp_ros_bridge.catalog.lint_shared import check_shared_wording
 from mcp_ros_bridge.catalog.listing import list_json, model_visible, tool_entries
 from mcp_ros_bridge.catalog.loader import tool_spec
 from mcp_ros_bridge.catalog.placeholders import text_values
@@ -68,6 +69,7 @@ def lint_config(config_dir: str, kinds: KindRegistry, lang: str = 'en') -> list[
     if checked.robot is not None:
         _check_prompts(report, config_dir, text_values(checked.robot))
     loading = [t for t in checked.tools if t.loads]
+    check_shared_wording(report, loading)
     by_lang = {k: tool_entries([tool_spec(t, k) for t in loading], k) for k in LANGS}
     data = checked.doc.data
     count = len(data['tools']) if isinstance(data, dict) and isinstance(

@@ -110,6 +110,11 @@ def m_text_without_zh(doc):
     props(doc, 'pick_object')['object']['description'] = {'en': 'Name of the object.'}
 
 
+def m_shared_wording(doc):
+    props(doc, 'move_arm_joints')['idempotency_key']['description'] = {
+        'en': 'Same key, same result.', 'zh': '同一键，同一结果。'}
+
+
 def m_text_units_differ(doc):
     props(doc, GRASP)['force_n']['description']['zh'] = '要调节到的夹持力，单位牛。'
 
@@ -288,6 +293,8 @@ CASES = [
      m_text_without_zh),
     ('text-languages', 'warning', GRASP, 'input.properties.force_n.description',
      m_text_units_differ),
+    ('shared-wording', 'warning', 'move_arm_joints',
+     'input.properties.idempotency_key.description', m_shared_wording),
     ('description-present', 'error', 'stop_arm', 'description', m_description_present),
     ('description-when', 'warning', 'read_ft_sensor', 'description.en', m_description_when_en),
     ('description-when', 'warning', 'read_ft_sensor', 'description.zh', m_description_when_zh),
