@@ -133,7 +133,7 @@ async def run_push_object(ctx: CallContext, args: dict[str, Any]) -> Outcome:
         outcome = failed.outcome
         if outcome.error_code in ('SHORT', 'LONG', 'TIPPED'):  # it ran; the result is off
             outcome.structured['status'] = outcome.error_code
-        if job.done and job.done[-1] != 'check' and 'moved_m' not in outcome.structured:
+        if 'descend' in job.done and 'moved_m' not in outcome.structured:  # it may have moved
             await _measure(ctx, name, scene.get(name), plan.unit, outcome)
         await add_scene_changes(ctx, scene, None, outcome, intended=name)
         return outcome
