@@ -19,6 +19,7 @@ import os
 import threading
 
 import anyio
+from fake_moveit import fk
 from mcp import Client
 from mcp_ros_bridge.contract.results import error_block
 from mcp_ros_bridge.server.bridge import BridgeServer
@@ -26,13 +27,11 @@ from mcp_ros_bridge.server.calls import CallSettings
 import numpy as np
 import pytest
 import ros_support
+from transforms3d.quaternions import qinverse, qmult, quat2axangle
 
 pytestmark = [pytest.mark.ros_moveit, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
 moveit_rig = ros_support.import_moveit_rig()
-from fake_moveit import fk  # noqa: E402 (needs the generated interfaces, as moveit_rig)
-from test_ros_moveit_checks import FakeGripperController  # noqa: E402
-from transforms3d.quaternions import qinverse, qmult, quat2axangle  # noqa: E402
 
 BOX, CYLINDER = (0.5, 0.0, 0.025), (0.3, 0.35, 0.05)
 
@@ -132,6 +131,7 @@ async def test_push_line_stops_on_a_wrench_spike_above_the_cap(tmp_path, mode):
     topics = {n: f'/t{os.getpid()}_push/{n}_pose' for n in ('box', 'cylinder')}
     raw['ros']['object_pose_topics'] = {n: {'name': t} for n, t in topics.items()}
     catalog = moveit_rig.ros_catalog(tmp_path, raw)
+    from test_ros_moveit_checks import FakeGripperController  # the generated control_msgs
     async with moveit_rig.rigged(config=catalog.robot) as (backend, fake, pub, peer):
         box, cylinder = ObjectPose(peer, topics['box'], BOX), ObjectPose(
             peer, topics['cylinder'], CYLINDER)
