@@ -103,7 +103,7 @@ async def push(name: str, direction: str, distance: float) -> None:
     d = p1 - p0
     along, side = float(d[0] * u[0] + d[1] * u[1]), float(d[1] * u[0] - d[0] * u[1])
     tilt = math.degrees(math.acos(max(-1.0, min(1.0, 1 - 2 * float(q[1] ** 2 + q[2] ** 2)))))
-    peak = float((r.structured_content or {}).get('peak_force_n', math.nan))
+    peak = float((r.structured_content or {}).get('push_force_n', math.nan))
     print(f'push {name} {direction} {distance * 1000:g} mm: moved {along * 1000:.1f} mm, '
           f'lateral {side * 1000:.1f} mm, tilt {tilt:.1f} deg, peak {peak:.1f} N '
           f'({(r.structured_content or {}).get("status")})', flush=True)

@@ -36,7 +36,9 @@ BACK_OFF_M, RETREAT_M = 0.005, 0.08
 GRIP_SPEED_MPS, GRIP_TIMEOUT_S, STEP_M = 0.05, 10.0, 0.005
 PUSH_OUTPUT = output_schema({
     **JOB_FIELDS, 'status': {'enum': ['PUSHED', 'SHORT', 'LONG', 'TIPPED', 'FAILED']},
-    'moved_m': NUM, 'lateral_m': NUM, 'tilt_deg': NUM, 'peak_force_n': NUM,
+    'moved_m': NUM, 'lateral_m': NUM, 'tilt_deg': NUM, 'push_force_n': {
+        'type': 'number', 'description': 'largest push force (N): sim, of the hand on the '
+        'object; ROS, the wrist force change since the push began (any contact)'},
     'scene_changes': SCENE_CHANGES}, ['status', 'message', 'steps_done'])
 
 
@@ -78,12 +80,12 @@ async def _push_line(ctx: CallContext, job: Job, name: str, unit: tuple[float, f
     job.took(r.duration_s)
     peak = r.details.get('push_peak_force_n', r.peak_force_n)
     if peak is not None:
-        job.structured['peak_force_n'] = round(float(peak), 2)
+        job.structured['push_force_n'] = round(float(peak), 2)
     contact = dict(r.contact or {})
     if r.status is MotionStatus.CONTACT_ABORT and contact.get('cause') == 'push_cap':
         limit = ctx.robot.limits.contact_force_limit_n
-        raise BackendError('FORCE_CAP', t('push_cap_hit', force=fmt(contact['force_n'], 2),
-                                          cap=fmt(cap, 1), object=name),
+        raise BackendError('FORCE_CAP', t('push_cap_hit', cap=fmt(cap, 2), object=name,
+                                          how=r.message),
                            advice=t('push_cap_fix', limit=fmt(limit, 1)),
                            details={'field': 'max_force_n', 'allowed': f'<= {limit:g}'})
     if r.status is MotionStatus.CONTACT_ABORT:

@@ -39,11 +39,11 @@ TABLE = {
         'Something is between the fingers: check with read_gripper_state, clear it, call again. '
         + _RETURNS[0],
         '手指之间有东西：请用 read_gripper_state 检查并清除后再次调用。' + _RETURNS[1]),
-    'sim_push_cap': both('the push force on the object reached {force} N, above the {cap} N cap',
-                         '对物体的推力达到 {force} N，超过 {cap} N 的上限'),
-    'push_cap_hit': both('pushing the {object} took {force} N, more than max_force_n {cap} N; '
-                         'the arm stopped', '推动 {object} 需要 {force} N，超过 max_force_n '
-                         '{cap} N；机械臂已停止'),
+    'sim_push_cap': both('the hand pushed on the object with {force} N, above the {cap} N cap',
+                         '手对物体的推力为 {force} N，超过 {cap} N 的上限'),
+    'push_cap_hit': both('pushing the {object} took more than max_force_n {cap} N ({how}); the '
+                         'arm stopped', '推动 {object} 所需的力超过 max_force_n {cap} N（{how}）；'
+                         '机械臂已停止'),
     'push_cap_fix': both(
         'It is heavier, stuck or blocked: look with capture_scene_image; call again with a '
         'larger max_force_n (at most {limit} N) or another direction. ' + _RETURNS[0],

@@ -56,7 +56,7 @@ async def test_push_moves_the_cylinder_5_cm_and_leaves_it_upright(sim_bridge, mo
     assert _tilt_deg(quat) < 5.0
     assert s['status'] == 'PUSHED' and abs(s['moved_m'] - moved[0]) < 0.001, s
     assert abs(s['lateral_m'] - moved[1]) < 0.001 and s['tilt_deg'] < 5.0
-    assert 0.0 < s['peak_force_n'] < 15.0  # within the default cap
+    assert 0.0 < s['push_force_n'] < 15.0  # within the default cap
     assert s['scene_changes'] == []  # the pushed cylinder is reported as moved_m, not here
     assert np.allclose(_physics(sim_bridge, 'box')[0], box, atol=1e-4)
     assert s['steps_done'][-1] == 'verify' and 'PUSHED the cylinder' in r.content[0].text
@@ -98,7 +98,7 @@ async def test_a_force_cap_below_the_friction_stops_the_push_and_says_so(sim_bri
     text = r.content[0].text
     assert r.is_error and error_block(r)['code'] == 'FORCE_CAP', text
     s = r.structured_content
-    assert s['status'] == 'FAILED' and s['failed_step'] == 'push' and s['peak_force_n'] > 1.0
+    assert s['status'] == 'FAILED' and s['failed_step'] == 'push' and s['push_force_n'] > 1.0
     assert 'max_force_n' in text and 'descending' in text  # what already happened
     end, quat = _physics(sim_bridge, 'cylinder')
     assert abs(s['moved_m'] - (end - start)[0]) < 0.001 and (end - start)[0] < 0.01
