@@ -8,8 +8,12 @@ crossing to the halt command and from the halt to a still arm (simulated ms), ho
 went on after the crossing (mm) and the peak force. Beside it, the same line driven with a
 plain Cartesian move whose 40 N contact guard stops it: its peak force and the ratio.
 
+Then ``push_object`` over MCP (in-memory client, a fresh scene each): each object pushed 5 cm
+each way; the displacement along the push and sideways and the tilt are read from the physics
+state (not the tool's claim), beside the peak force on the object the tool reports.
+
 Usage: ``python bench/bench_guarded_move.py [--repeats 5] [--smoke]`` (smoke: one speed, one
-repeat).
+repeat, one push).
 """
 
 import argparse
@@ -73,6 +77,39 @@ async def run(speeds: list[float], repeats: int) -> None:
         await b.close()
 
 
+def _physics(bridge, name: str) -> tuple:
+    w = bridge.backend.world
+    qpos = w.snapshot()[0]
+    adr = w.model.jnt_qposadr[w.model.body_jntadr[w.model.body(name).id]]
+    return qpos[adr:adr + 3].copy(), qpos[adr + 3:adr + 7].copy()
+
+
+async def push(name: str, direction: str, distance: float) -> None:
+    """Push ``name`` on a fresh scene; print what physics says it did."""
+    import math
+    from mcp import Client
+    from mcp_ros_bridge.capabilities.guarded import DIRECTIONS
+    from mcp_ros_bridge.server.app import build, ServeOptions
+    bridge, backend = await build(ServeOptions(sim_speed=0, watch=False))
+    try:
+        p0, _ = _physics(bridge, name)
+        async with Client(bridge.server, mode='legacy') as c:
+            r = await c.call_tool('push_object', {'object': name, 'direction': direction,
+                                                  'distance_m': distance})
+        p1, q = _physics(bridge, name)
+    finally:
+        await backend.close()
+    u = DIRECTIONS[direction]
+    d = p1 - p0
+    along, side = float(d[0] * u[0] + d[1] * u[1]), float(d[1] * u[0] - d[0] * u[1])
+    tilt = math.degrees(math.acos(max(-1.0, min(1.0, 1 - 2 * float(q[1] ** 2 + q[2] ** 2)))))
+    peak = float((r.structured_content or {}).get('push_force_n', math.nan))
+    print(f'push {name} {direction} {distance * 1000:g} mm: moved {along * 1000:.1f} mm, '
+          f'lateral {side * 1000:.1f} mm, tilt {tilt:.1f} deg, peak {peak:.1f} N '
+          f'({(r.structured_content or {}).get("status")})', flush=True)
+    check(moved=along, lateral=side, tilt=tilt, peak=peak)
+
+
 def main() -> None:
     """Parse arguments and run the speeds."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
@@ -82,6 +119,10 @@ def main() -> None:
     sys.path.insert(0, REPO)
     speeds = [0.02] if args.smoke else [0.01, 0.02, 0.05, 0.1]
     asyncio.run(run(speeds, 1 if args.smoke else args.repeats))
+    pushes = [('cylinder', 'forward')] if args.smoke else [
+        (n, d) for n in ('cylinder', 'box') for d in ('forward', 'backward', 'left', 'right')]
+    for name, direction in pushes:
+        asyncio.run(push(name, direction, 0.05))
     if args.smoke:
         done()
 

@@ -135,6 +135,8 @@ class RecordingBackend:
         self.calls.append(('object_pose', name))
         if self.fail_object_pose is not None:
             raise self.fail_object_pose
+        if name == 'cylinder':  # apart from the box, as on the simulation's table
+            return Pose((0.3, 0.35, 0.05), (1.0, 0.0, 0.0, 0.0), frame)
         return Pose((0.5, 0.1, 0.025), (1.0, 0.0, 0.0, 0.0), frame)
 
     async def read_topic(self, binding: Any) -> dict[str, Any]:

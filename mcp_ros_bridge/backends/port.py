@@ -214,6 +214,13 @@ class GuardedGoal:
     ``force_threshold_n`` (net of the load at the start): the result is then
     ``CONTACT_ABORT`` with ``contact`` set (the expected end of a guarded move),
     and ``SUCCEEDED`` when the whole distance passed without contact.
+
+    A push names ``push_object``: the hand and fingers may touch that object
+    (planning allows it) up to ``push_force_cap_n`` on it, and the line runs on
+    through the contact; any other contact still stops at ``force_threshold_n``.
+    The stop says which (``contact['cause']``: ``push_cap`` or ``contact``).
+    Where the backend measures no per-object contact (ROS: one wrist sensor),
+    the cap is the threshold of the whole force change.
     """
 
     direction: tuple[float, float, float]
@@ -224,9 +231,12 @@ class GuardedGoal:
     frame: str = ''
     link: str = ''
     max_step_m: float = 0.002
+    push_object: str | None = None
+    push_force_cap_n: float = 0.0
 
 
-GUARDED_CONTACT_KEYS = ('force_n', 'tip_m', 'point_m', 'point_source', 'travelled_m', 'pairs')
+GUARDED_CONTACT_KEYS = ('force_n', 'tip_m', 'point_m', 'point_source', 'travelled_m', 'pairs',
+                        'cause')
 """
 What ``MotionResult.contact`` of a guarded move holds.
 
@@ -234,7 +244,9 @@ What ``MotionResult.contact`` of a guarded move holds.
 position at the threshold crossing, m in the goal's frame), ``point_m`` (the
 contact point: measured where the backend knows it, else the tip) and
 ``point_source`` (``physics`` or ``tip``), ``travelled_m`` (along the
-direction, at the crossing) and, where known, ``pairs`` (what touched what, N).
+direction, at the crossing), where known, ``pairs`` (what touched what, N), and
+for a push ``cause``: ``push_cap`` (the pushed object's force passed the cap) or
+``contact`` (anything else touched).
 """
 
 

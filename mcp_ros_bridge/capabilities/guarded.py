@@ -49,12 +49,14 @@ def check_duration(ctx: CallContext, distance_m: float, speed_mps: float) -> Non
 
 
 async def approach(ctx: CallContext, direction: tuple[float, float, float], distance_m: float,
-                   speed_mps: float, force_n: float, progress: Any = None) -> MotionResult:
-    """Run one guarded approach in the base frame through the port (and the envelope)."""
+                   speed_mps: float, force_n: float, progress: Any = None,
+                   push_object: str | None = None, push_cap_n: float = 0.0) -> MotionResult:
+    """Run one guarded move (or a push) in the base frame through the port and envelope."""
     check_duration(ctx, distance_m, speed_mps)
     goal = GuardedGoal(direction, distance_m, speed_mps, force_n,
                        guarded_limits(ctx, distance_m, speed_mps), frame=ctx.robot.base_frame,
-                       link=ctx.robot.end_effector)
+                       link=ctx.robot.end_effector, push_object=push_object,
+                       push_force_cap_n=push_cap_n)
     return await ctx.backend.move_until_contact(goal, progress)
 
 

@@ -3,7 +3,8 @@ Scene changes in arm motions: which known objects moved or tilted while the arm 
 
 The poses come from the backend's object pose source (ground truth in the
 simulation, the configured object pose topics on ROS), read before and after the
-motion. The held object moves with the hand and is reported under ``grip``, not here.
+motion. The held object moves with the hand and is reported under ``grip``, and a
+pushed object in its push's own fields, not here.
 """
 
 from __future__ import annotations
@@ -45,14 +46,18 @@ def tilt_deg(a: Pose, b: Pose) -> float:
 
 
 async def add_scene_changes(ctx: CallContext, before: dict[str, Pose], held: str | None,
-                            outcome: Outcome) -> None:
-    """Add ``scene_changes`` (possibly empty) and one sentence per changed object."""
+                            outcome: Outcome, intended: str | None = None) -> None:
+    """
+    Add ``scene_changes`` (possibly empty) and one sentence per changed object.
+
+    ``intended``: the object the motion was meant to move (a push reports it itself).
+    """
     if not before:
         return
     after = await scene_before(ctx)
     changes: list[dict[str, Any]] = []
     for name, pose in before.items():
-        if name == held or name not in after:
+        if name in (held, intended) or name not in after:
             continue
         moved = math.dist(pose.position, after[name].position) * 1000.0
         tilted = tilt_deg(pose, after[name])

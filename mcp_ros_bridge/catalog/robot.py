@@ -80,6 +80,7 @@ class GripperGeometry:
     finger_length_m: float = 0.0
     tip_past_tcp_m: float = 0.0
     hand_size_m: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    finger_width_m: float = 0.0  # along x, across the closing axis
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,8 @@ class RobotConfig:
             gripper_com_m=_xyz(gr['com_m']),
             gripper_geometry=GripperGeometry(float(gr['geometry']['finger_length_m']),
                                              float(gr['geometry']['tip_past_tcp_m']),
-                                             _xyz(gr['geometry']['hand_size_m'])),
+                                             _xyz(gr['geometry']['hand_size_m']),
+                                             float(gr['geometry']['finger_width_m'])),
             gripper_command=gripper_command(gr, jt['gripper']),
             limits=limits,
             ros=RosSettings.from_dict(d['ros']),

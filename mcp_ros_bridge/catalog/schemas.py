@@ -84,6 +84,7 @@ _LENGTH: dict[str, Any] = {'type': 'number', 'minimum': 0, 'maximum': 1, 'defaul
 GRIPPER_GEOMETRY: dict[str, Any] = _obj({
     'finger_length_m': _LENGTH,   # from the hand's face to the fingertips
     'tip_past_tcp_m': _LENGTH,    # how far the fingertips reach beyond the TCP
+    'finger_width_m': _LENGTH,    # one finger's extent along x (across the closing axis)
     'hand_size_m': {'type': 'array', 'items': _LENGTH, 'minItems': 3, 'maxItems': 3,
                     'default': [0.0, 0.0, 0.0]},  # the hand's extents (x, y, z)
 }, [])

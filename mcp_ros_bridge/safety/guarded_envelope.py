@@ -5,7 +5,7 @@ A guarded move goes "until contact", so an agent cannot know how far that is:
 its straight line is cut where it would leave the workspace box (the result
 says so) instead of being refused. It is refused, and nothing moves, when the
 box leaves less than :data:`MIN_ROOM_M` along the direction, the finger axis is
-outside the approach cone, or the speed or threshold is outside its limit.
+outside the approach cone, or the speed, threshold or push cap is outside its limit.
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ async def check_guarded(envelope: Envelope, goal: GuardedGoal, start: Pose,
                               True, notes)
     force = envelope._bounded('contact_force_n', goal.force_threshold_n, 0.0,
                               lim.contact_force_limit_n, True, notes)
+    cap = goal.push_force_cap_n if not goal.push_object else envelope._bounded(
+        'max_force_n', goal.push_force_cap_n, 0.0, lim.contact_force_limit_n, True, notes)
     envelope.orientation(start.orientation, t('guarded_label'), path=True,
                          slack_deg=Slack().angle_deg)
     end = replace(start, position=tuple(  # type: ignore[arg-type]
@@ -61,4 +63,4 @@ async def check_guarded(envelope: Envelope, goal: GuardedGoal, start: Pose,
                            minimum=MIN_ROOM_M), t('guarded_room_fix'))
     cut = room < goal.max_distance_m
     return replace(goal, max_distance_m=min(goal.max_distance_m, room), speed_mps=speed,
-                   force_threshold_n=force), cut
+                   force_threshold_n=force, push_force_cap_n=cap), cut

@@ -61,6 +61,8 @@ def gripper_geometry(catalog: Catalog) -> dict[str, Any]:
     out['lowest_tcp_z_fingers_down_m'] = round(r.limits.workspace.lo[2] + g.tip_past_tcp_m, 6)
     if any(g.hand_size_m):
         out['hand_size_m'] = dict(zip('xyz', g.hand_size_m))
+    if g.finger_width_m:
+        out['finger_width_m'] = g.finger_width_m
     return out
 
 

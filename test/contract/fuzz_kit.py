@@ -32,12 +32,14 @@ MOTION_TOOLS = frozenset({'move_arm_to_pose', 'move_arm_joints', 'plan_trajector
                           'move_arm_relative', 'move_arm_to_posture',
                           'grasp_object_force_control', 'release_object',
                           'move_until_contact', 'close_gripper'})
-JOB_TOOLS = frozenset({'pick_object', 'place_object'})  # several motions per call
+JOB_TOOLS = frozenset({'pick_object', 'place_object', 'push_object'})  # several motions a call
 # A schema-valid job call the job refuses from the world's state: holding already, nothing held,
 # the placement check (object poses do not follow the gripper on the double), and place_object's
 # one of target/on, never onto the held object itself.
 STATE_REFUSALS = {'pick_object': {'REJECTED'},
-                  'place_object': {'NOT_HOLDING', 'PLACEMENT_OFF', 'INVALID_ARGUMENTS'}}
+                  'place_object': {'NOT_HOLDING', 'PLACEMENT_OFF', 'INVALID_ARGUMENTS'},
+                  # the double's objects never move (SHORT); a push out of the workspace
+                  'push_object': {'SHORT', 'INVALID_ARGUMENTS'}}
 CONE_DEG = load_robot(CONFIG_DIR)[0].limits.approach_cone_deg
 
 

@@ -8,12 +8,16 @@ would end it just short of it); the envelope checks every sample, and the
 change since the start, then the plain guard's halt path stops the arm
 (``/trajectory_execution_event`` "stop", confirmed from joint states). Where
 it touched is where the tip came to rest: ROS measures no contact point.
+
+A push (``push_object``) runs the same line; the wrist sensor cannot tell the
+pushed object's force from any other, so the push cap is the threshold of the
+whole force change, and a stop is reported as the cap (``cause`` ``push_cap``).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from mcp_ros_bridge.backends.port import (CartesianGoal, GuardedGoal, MotionResult,
                                           MotionStatus, Pose, ProgressFn)
@@ -37,8 +41,13 @@ async def move_until_contact(b: RosBackend, goal: GuardedGoal,
     unit = goal.direction
     end = tuple(p + d * goal.max_distance_m for p, d in zip(start.position, unit))
     speed = min(goal.speed_mps, goal.limits.max_cartesian_speed_mps or goal.speed_mps)
+    limits = replace(goal.limits, max_cartesian_speed_mps=speed)
+    threshold = goal.force_threshold_n
+    if goal.push_object:  # one sensor for every contact: the cap trips the guard
+        threshold = goal.push_force_cap_n
+        limits = replace(limits, contact_threshold_n=threshold)
     line = CartesianGoal([Pose(end, start.orientation, frame)],  # type: ignore[arg-type]
-                         replace(goal.limits, max_cartesian_speed_mps=speed), link=goal.link,
+                         limits, link=goal.link,
                          max_step_m=goal.max_step_m, min_fraction=0.01, avoid_collisions=False)
     result = await b._finish(await b.parts.moveit.follow_path(line, progress))
     travelled = round(_along(result.final_pose, start, unit), 5)
@@ -47,11 +56,14 @@ async def move_until_contact(b: RosBackend, goal: GuardedGoal,
         details['path_limited_by'] = t('ros_guarded_partial', fraction=f'{result.fraction:.0%}')
     if result.status is MotionStatus.CONTACT_ABORT and result.final_pose is not None:
         tip = dict(zip('xyz', (round(v, 5) for v in result.final_pose.position)))
-        contact = {'force_n': round(float(result.peak_force_n or 0.0), 2), 'tip_m': tip,
-                   'point_m': tip, 'point_source': 'tip', 'travelled_m': travelled}
+        contact: dict[str, Any] = {
+            'force_n': round(float(result.peak_force_n or 0.0), 2), 'tip_m': tip,
+            'point_m': tip, 'point_source': 'tip', 'travelled_m': travelled}
+        if goal.push_object:
+            contact['cause'] = 'push_cap'
         return replace(result, contact=contact, details=details,
                        message=t('ros_guarded_contact', force=f'{contact["force_n"]:.1f}',
-                                 threshold=f'{goal.force_threshold_n:g}'))
+                                 threshold=f'{threshold:g}'))
     if result.succeeded:
         return replace(result, details=details,
                        message=t('sim_guarded_no_contact', travelled=f'{travelled:.3f}'))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from typing import Any, TYPE_CHECKING
+from typing import Any, NamedTuple, TYPE_CHECKING
 
 from mcp_ros_bridge.backends.port import (BackendError, GuardedGoal, MotionResult,
                                           MotionStatus, ProgressFn)
@@ -41,17 +41,30 @@ def hand_geoms(model: mujoco.MjModel, robot: SimRobot) -> frozenset[str]:
                      if model.geom_bodyid[g] in bodies and model.geom(g).name)
 
 
-def contact_load(guard: ContactGuard, d: mujoco.MjData, held: int
-                 ) -> tuple[float, dict[str, float], np.ndarray | None]:
+class Load(NamedTuple):
+    """The contact load of one step: total (N), per pair, its point, and the pushed part."""
+
+    total: float
+    pairs: dict[str, float]
+    point: np.ndarray | None
+    pushed: float
+    pushed_pairs: frozenset[str] = frozenset()
+
+
+def contact_load(guard: ContactGuard, d: mujoco.MjData, held: int, pushed: int = -1,
+                 hand: np.ndarray | None = None) -> Load:
     """
     Return the contact force on the robot and the held object (N), per pair, and its point.
 
     The grip (fingers or hand on the held object) is left out; the point is
-    the force-weighted mean of the contact positions (world frame).
+    the force-weighted mean of the contact positions (world frame); ``pushed``
+    (a body id) sums the contacts of the ``hand`` geoms (a mask) with the object
+    being pushed; the arm links' contacts with it count as any other.
     """
     m, f6 = guard.m, np.zeros(6)
-    total, weighted = 0.0, np.zeros(3)
+    total, on_pushed, weighted = 0.0, 0.0, np.zeros(3)
     pairs: dict[str, float] = {}
+    on: set[str] = set()
     for i in range(d.ncon):
         g1, g2 = int(d.contact.geom1[i]), int(d.contact.geom2[i])
         r1, r2 = bool(guard.robot[g1]), bool(guard.robot[g2])
@@ -65,8 +78,12 @@ def contact_load(guard: ContactGuard, d: mujoco.MjData, held: int
         weighted += f * d.contact.pos[i]
         mine, other = (g1, g2) if (r1 or h1) else (g2, g1)
         key = f'{m.geom(mine).name}<->{m.geom(other).name}'
+        if pushed >= 0 and m.geom_bodyid[other] == pushed and hand is not None and hand[mine]:
+            on_pushed += f
+            on.add(key)
         pairs[key] = pairs.get(key, 0.0) + f
-    return total, pairs, (weighted / total if total > 0 else None)
+    return Load(total, pairs, weighted / total if total > 0 else None, on_pushed,
+                frozenset(on))
 
 
 class GuardedMotion(ArmMotion):
@@ -75,10 +92,19 @@ class GuardedMotion(ArmMotion):
     backoff_s = BACKOFF_S
 
     def __init__(self, *args: Any, threshold_n: float, direction: np.ndarray,
+                 pushed: int = -1, cap_n: float = 0.0, hand: np.ndarray | None = None,
                  **kwargs: Any) -> None:
-        """Prepare the approach; ``direction`` is a unit vector in the world frame."""
+        """
+        Prepare the approach; ``direction`` is a unit vector in the world frame.
+
+        ``pushed`` (a body id, a push): the ``hand`` geoms' (a mask) contacts with
+        it count against ``cap_n``, all others against the threshold.
+        """
         super().__init__(*args, **kwargs)
         self.threshold, self.direction = threshold_n, direction
+        self.pushed, self.cap = pushed, cap_n
+        self.hand = hand
+        self.push_peak = 0.0
         self.base: float | None = None
         self.hit: dict[str, Any] | None = None
 
@@ -89,30 +115,53 @@ class GuardedMotion(ArmMotion):
 
     def _guard(self, world: World) -> None:
         d = world.data
-        total, pairs, point = contact_load(self.guard, d, world.held_object)
+        total, pairs, point, pushed, on = contact_load(self.guard, d, world.held_object,
+                                                       self.pushed, self.hand)
         if self.base is None:
-            self.base = total
-        net = total - self.base
+            self.base = total - pushed
+        net = total - pushed - self.base
         self.peak = max(self.peak, net)
-        if net <= self.threshold or self.hit is not None or self.phase == 'halt':
+        self.push_peak = max(self.push_peak, pushed)
+        if self.hit is not None or self.phase == 'halt':
+            return
+        if self.pushed >= 0 and pushed > self.cap:
+            cause, force, message = 'push_cap', pushed, t(
+                'sim_push_cap', force=f'{pushed:.1f}', cap=f'{self.cap:g}')
+        elif net > self.threshold:
+            others = {k: v for k, v in pairs.items() if k not in on}
+            worst = max(others, key=lambda pair: others[pair]) if others else ''
+            cause, force, message = 'contact', net, t(
+                'sim_guarded_contact', force=f'{net:.1f}', threshold=f'{self.threshold:g}',
+                pair=worst)
+        else:
             return
         tip = d.site_xpos[self.tcp].copy()
         self.t_cross = world.time
-        self.hit = {'force_n': round(net, 2), 'tip_m': _xyz(tip),
+        self.hit = {'force_n': round(force, 2), 'tip_m': _xyz(tip),
                     'point_m': _xyz(tip if point is None else point),
                     'point_source': 'tip' if point is None else 'physics',
                     'travelled_m': round(float(np.dot(tip - self.origin, self.direction)), 5),
                     'pairs': {k: round(v, 2) for k, v in pairs.items()}}
-        worst = max(pairs, key=lambda pair: pairs[pair]) if pairs else ''
-        self._begin_halt(world, MotionStatus.CONTACT_ABORT,
-                         t('sim_guarded_contact', force=f'{net:.1f}',
-                           threshold=f'{self.threshold:g}', pair=worst))
+        if self.pushed >= 0:
+            self.hit['cause'] = cause
+        self._begin_halt(world, MotionStatus.CONTACT_ABORT, message)
 
     def _result(self, world: World, t: float) -> ArmRun:
         run = super()._result(world, t)
         tip = world.data.site_xpos[self.tcp]
         travelled = round(float(np.dot(tip - self.origin, self.direction)), 5)
-        return replace(run, contact=self.hit, details={**run.details, 'travelled_m': travelled})
+        details = {**run.details, 'travelled_m': travelled}
+        if self.pushed >= 0:
+            details['push_peak_force_n'] = round(self.push_peak, 2)
+        return replace(run, contact=self.hit, details=details)
+
+
+def _pushed(m: mujoco.MjModel, name: str | None) -> tuple[int, frozenset[str] | None]:
+    """Return the pushed object's body id and geom names (-1, None: not a push)."""
+    if not name:
+        return -1, None
+    body = m.body(name).id
+    return body, frozenset(m.geom(g).name for g in range(m.ngeom) if m.geom_bodyid[g] == body)
 
 
 def _xyz(v: np.ndarray) -> dict[str, float]:
@@ -135,8 +184,11 @@ async def move_until_contact(b: SimBackend, goal: GuardedGoal,
     pos, quat = to_world(m, d, (end.tolist(), start.orientation), frame)
     origin = to_world(m, d, (start.position, start.orientation), frame)[0]
     target = b.planner.tcp_target(qpos, pos, quat, link)
+    if goal.push_object:
+        await b.object_pose(goal.push_object, frame)  # UNKNOWN_OBJECT before anything moves
+    pushed, only = _pushed(m, goal.push_object)
     plan = await asyncio.to_thread(b.planner.cartesian, qpos, qpos[w.arm_qpos], [target],
-                                   goal.max_step_m, True, b.touchable)
+                                   goal.max_step_m, True, b.touchable, only)
     if len(plan.q) < 2:
         raise BackendError('PLANNING_FAILED', t('sim_guarded_no_path', reason=plan.stop_reason),
                            advice=t('sim_guarded_no_path_fix'),
@@ -150,7 +202,8 @@ async def move_until_contact(b: SimBackend, goal: GuardedGoal,
                            timeout_s=limits.timeout_s, tolerance_rad=2e-4,
                            label=t('sim_label_guarded'), path_check=limits.path_check,
                            tip=b.tips.frame, threshold_n=goal.force_threshold_n,
-                           direction=world_dir)
+                           direction=world_dir, pushed=pushed, cap_n=goal.push_force_cap_n,
+                           hand=np.isin(np.arange(m.ngeom), [m.geom(g).id for g in b.touchable]))
     run = await b._execute(motion, progress)
     details = dict(run.details)
     if plan.fraction < 1.0:

@@ -198,9 +198,17 @@ class Planner:
 
     def cartesian(self, qpos: np.ndarray, q0: np.ndarray,
                   targets: list[tuple[np.ndarray, np.ndarray]], max_step: float,
-                  avoid_collisions: bool, may_touch: frozenset[str] = frozenset()
-                  ) -> CartesianPlan:
-        """IK each step of the straight segments; stop at the first failure or collision."""
+                  avoid_collisions: bool, may_touch: frozenset[str] = frozenset(),
+                  touch_only: frozenset[str] | None = None) -> CartesianPlan:
+        """
+        IK each step of the straight segments; stop at the first failure or collision.
+
+        ``may_touch``: geoms whose contacts are allowed. ``touch_only`` (a push)
+        replaces it: only contacts with these geoms (the pushed object's) are
+        allowed, and the hand's contacts with the other objects count. The pushed
+        object moves ahead of the fingertips, so its start pose says nothing
+        about the links; the guard watches them while the push runs.
+        """
         with self.lock:
             k = self.kin
             k.set_state(qpos, self.held)
@@ -227,9 +235,9 @@ class Planner:
                         reason = t('sim_stop_no_ik')
                     elif np.abs(qn - q).max() > JUMP_THRESHOLD_RAD:
                         reason = t('sim_stop_jump')
-                    elif avoid_collisions and (hits := [  # may_touch: geoms allowed contact
-                            h for h in k.collisions(qn, PATH_CLEARANCE_M)
-                            if h.geom1 not in may_touch and h.geom2 not in may_touch]):
+                    elif avoid_collisions and (hits := [
+                            h for h in k.collisions(qn, PATH_CLEARANCE_M, touch_only is None)
+                            if not _allowed(h, may_touch, touch_only)]):
                         reason = t('sim_stop_collision', hits=', '.join(_describe(hits)))
                     if reason:
                         break
@@ -253,6 +261,13 @@ class Planner:
                                    'tool_points': plan.points[a:b + 1]})
                 for a, b in itertools.pairwise(ends) if b > a]
         return self._timed(legs, limits, dt)
+
+
+def _allowed(h: Collision, may_touch: frozenset[str], only: frozenset[str] | None) -> bool:
+    """Return whether a planned contact is allowed (see :meth:`Planner.cartesian`)."""
+    if only is None:
+        return h.geom1 in may_touch or h.geom2 in may_touch
+    return h.geom1 in only or h.geom2 in only
 
 
 def _too_slow(scaling: float, took: float, timeout: float,
