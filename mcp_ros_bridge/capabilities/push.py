@@ -26,7 +26,7 @@ from mcp_ros_bridge.capabilities.jobs import Job, JOB_FIELDS, StepFailed
 from mcp_ros_bridge.capabilities.push_plan import check_push, plan_push
 from mcp_ros_bridge.capabilities.scene_changes import (add_scene_changes, scene_before,
                                                        SCENE_CHANGES, tilt_deg)
-from mcp_ros_bridge.messages import t
+from mcp_ros_bridge.messages import said, t
 
 PUSH_STEPS = ['check', 'close', 'above', 'descend', 'push', 'retreat', 'verify']
 PUSH_SPEED_MPS = 0.01  # the contact's force grows with speed: 0.02 m/s doubles the peak
@@ -37,8 +37,7 @@ GRIP_SPEED_MPS, GRIP_TIMEOUT_S, STEP_M = 0.05, 10.0, 0.005
 PUSH_OUTPUT = output_schema({
     **JOB_FIELDS, 'status': {'enum': ['PUSHED', 'SHORT', 'LONG', 'TIPPED', 'FAILED']},
     'moved_m': NUM, 'lateral_m': NUM, 'tilt_deg': NUM, 'push_force_n': {
-        'type': 'number', 'description': 'largest push force (N): sim, of the hand on the '
-        'object; ROS, the wrist force change since the push began (any contact)'},
+        'type': 'number', 'description': said('schema_push_force')},
     'scene_changes': SCENE_CHANGES}, ['status', 'message', 'steps_done'])
 
 

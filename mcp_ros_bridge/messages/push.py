@@ -9,6 +9,10 @@ TABLE = {
         'status PUSHED with how far the object moved along the direction and sideways (m), '
         'its tilt (deg) and the peak push force (N)',
         '状态 PUSHED 及物体沿该方向和侧向移动的距离 (m)、倾斜 (deg) 和最大推力 (N)'),
+    'schema_push_force': both(
+        'largest push force (N): sim, of the hand on the object; ROS, the wrist force change '
+        'since the push began (any contact)',
+        '最大推力 (N)：仿真中为手对该物体的力；ROS 上为推动开始以来腕部力的变化（任何接触）'),
     'step_close': both('closing the gripper', '闭合夹爪'),
     'step_push': both('pushing', '推动'),
     'push_fix': both(
