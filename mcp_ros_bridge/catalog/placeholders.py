@@ -21,6 +21,7 @@ def text_values(robot: RobotConfig) -> dict[str, str]:
     return {'base': robot.base_frame, 'tip': robot.end_effector, 'ft_frame': robot.ft_frame,
             'robot': robot.robot, 'joint_count': str(len(robot.arm_joints)),
             'first_joint': robot.arm_joints[0], 'last_joint': robot.arm_joints[-1],
+            'arm_joints': ', '.join(robot.arm_joints),
             'postures': ', '.join(robot.postures), 'gripper_width': width,
             'gripper_joint_count': str(len(robot.gripper_joints))}
 

@@ -18,12 +18,12 @@ def arm_joint_array(robot: Mapping[str, Any]) -> dict[str, Any]:
     Return the schema of one target per arm joint (``{$arm_joints: {}}``), in chain order.
 
     Exactly one number per joint of ``joints.arm``, each bounded by that
-    joint's position limits less ``limits.joint_limit_margin_rad``.
+    joint's position limits less ``limits.joint_limit_margin_rad`` (the array's
+    description names the joints in order: an item needs no text of its own).
     """
     joints, margin = robot['joints'], robot['limits']['joint_limit_margin_rad']
-    items = [{'type': 'number', 'description': {'en': f'{name} (rad).', 'zh': f'关节 {name} (rad)。'},
-              'minimum': round(lo + margin, 12), 'maximum': round(hi - margin, 12)}
-             for name, (lo, hi) in zip(joints['arm'], joints['position_limits'])]
+    items = [{'type': 'number', 'minimum': round(lo + margin, 12), 'maximum': round(hi - margin, 12)}
+             for lo, hi in joints['position_limits'][:len(joints['arm'])]]
     return {'type': 'array', 'minItems': len(items), 'maxItems': len(items),
             'prefixItems': items}
 
