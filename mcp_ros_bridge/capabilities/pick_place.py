@@ -31,7 +31,6 @@ from transforms3d.euler import quat2euler
 
 TOUCH_M = 0.02        # the guarded touch-down starts this far above the place height
 OVERSHOOT_M = 0.01    # and may go this far below it
-TOUCH_SPEED_MPS = 0.02
 TOUCH_FORCE_N = 5.0
 GRASP_SPEED_MPS, GRIP_TIMEOUT_S = 0.05, 10.0
 STEP_M = 0.005
@@ -144,7 +143,8 @@ async def run_place_object(ctx: CallContext, args: dict[str, Any]) -> Outcome:
             await _line(ctx, job, lim, (*plan.xy, plan.place_z + TOUCH_M), tip.orientation)
         async with job.step('touch'):
             touch = await approach(ctx, (0.0, 0.0, -1.0), TOUCH_M + OVERSHOOT_M,
-                                   TOUCH_SPEED_MPS, TOUCH_FORCE_N, job.sub)
+                                   ctx.robot.limits.max_guarded_speed_mps, TOUCH_FORCE_N,
+                                   job.sub)
             job.took(touch.duration_s)
             if touch.status.value not in ('CONTACT_ABORT', 'SUCCEEDED'):
                 await job.moved(replace(touch, duration_s=0.0))

@@ -37,6 +37,7 @@ class Limits:
     default_acceleration_scaling: float
     max_cartesian_speed_mps: float
     contact_force_limit_n: float
+    max_guarded_speed_mps: float  # the impact at this approach speed stays under the cap
     sensor_max_age_s: float
     ft_rated_force_n: float  # per axis; larger wrench samples are rejected
     ft_rated_torque_nm: float

@@ -4,14 +4,15 @@ from mcp_ros_bridge.messages.table import both
 
 TABLE = {
     'returns_move_until_contact': both(
-        'status CONTACT with the contact height (m), force (N) and distance travelled, or '
-        'NO_CONTACT after the whole distance',
-        '状态 CONTACT 及接触高度 (m)、力 (N) 和移动距离，或走完全程后的 NO_CONTACT'),
+        'status CONTACT with the contact height (m), the force that stopped it and the peak '
+        'force (N) and distance travelled, or NO_CONTACT after the whole distance',
+        '状态 CONTACT 及接触高度 (m)、使其停止的力和峰值力 (N) 以及移动距离，或走完全程后的 NO_CONTACT'),
     'guarded_label': both('guarded move', '接触停止运动'),
     'guarded_contact': both(
-        'CONTACT: stopped on a {force} N contact at height {height} m after {travelled} m.'
-        '{where}',
-        'CONTACT：移动 {travelled} m 后在高度 {height} m 处因 {force} N 的接触而停止。{where}'),
+        'CONTACT: stopped on a {force} N contact at height {height} m after {travelled} m; '
+        'peak force {peak} N.{where}',
+        'CONTACT：移动 {travelled} m 后在高度 {height} m 处因 {force} N 的接触而停止；峰值力 {peak} N。'
+        '{where}'),
     'guarded_contact_unlocated': both('CONTACT: {message}.{where}',
                                       'CONTACT：{message}。{where}'),
     'guarded_no_contact': both(
@@ -33,12 +34,12 @@ TABLE = {
         '{distance} m at {speed} m/s does not fit in the {timeout} s motion timeout',
         '以 {speed} m/s 移动 {distance} m 超出了 {timeout} 秒的运动超时'),
     'guarded_too_slow_fix': both(
-        'Send speed_mps >= {slowest} (e.g. {{"direction": "down", "max_distance_m": 0.1, '
-        '"speed_mps": 0.02}}) or a shorter max_distance_m; nothing moved. A corrected call '
-        'returns status CONTACT or NO_CONTACT.',
-        '请发送 speed_mps >= {slowest}（例如 {{"direction": "down", "max_distance_m": 0.1, '
-        '"speed_mps": 0.02}}）或更短的 max_distance_m；没有任何运动。修正后的调用返回状态 CONTACT 或 '
-        'NO_CONTACT。'),
+        'Send speed_mps >= {slowest} (at most {fastest}) or a shorter max_distance_m (e.g. '
+        '{{"direction": "down", "max_distance_m": 0.1, "speed_mps": {fastest}}}); nothing '
+        'moved. A corrected call returns status CONTACT or NO_CONTACT.',
+        '请发送 speed_mps >= {slowest}（至多 {fastest}）或更短的 max_distance_m（例如 '
+        '{{"direction": "down", "max_distance_m": 0.1, "speed_mps": {fastest}}}）；没有任何运动。'
+        '修正后的调用返回状态 CONTACT 或 NO_CONTACT。'),
     'sim_label_guarded': both('approaching until contact', '正在接近直到接触'),
     'sim_guarded_contact': both(
         'contact force {force} N passed the {threshold} N threshold ({pair}); holding',

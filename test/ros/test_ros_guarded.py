@@ -58,4 +58,5 @@ async def test_guarded_move_stops_on_a_wrench_spike(tmp_path, mode):
     assert 'stop' in fake.events.received  # the path that actually halts MoveIt
     request = fake.path_requests[-1]
     assert request.avoid_collisions is False and request.max_cartesian_speed == pytest.approx(
-        0.02)
+        catalog.robot.limits.max_guarded_speed_mps)  # the default: the impact's bound
+    assert s['peak_force_n'] >= s['contact']['force_n']  # the trip sample, then the peak

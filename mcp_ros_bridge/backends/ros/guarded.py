@@ -7,7 +7,9 @@ would end it just short of it); the envelope checks every sample, and the
 :class:`~.contact_guard.ContactGuard` trips at the sensor rate on the force
 change since the start, then the plain guard's halt path stops the arm
 (``/trajectory_execution_event`` "stop", confirmed from joint states). Where
-it touched is where the tip came to rest: ROS measures no contact point.
+it touched is where the tip came to rest: ROS measures no contact point. The
+contact's ``force_n`` is the sample that tripped the guard; ``peak_force_n``
+the largest force change the guard saw while the move ran (the impact).
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ async def move_until_contact(b: RosBackend, goal: GuardedGoal,
         details['path_limited_by'] = t('ros_guarded_partial', fraction=f'{result.fraction:.0%}')
     if result.status is MotionStatus.CONTACT_ABORT and result.final_pose is not None:
         tip = dict(zip('xyz', (round(v, 5) for v in result.final_pose.position)))
-        contact = {'force_n': round(float(result.peak_force_n or 0.0), 2), 'tip_m': tip,
+        tripped = dict(result.contact or {}).get('trip_n') or result.peak_force_n or 0.0
+        contact = {'force_n': round(float(tripped), 2), 'tip_m': tip,
                    'point_m': tip, 'point_source': 'tip', 'travelled_m': travelled}
         return replace(result, contact=contact, details=details,
                        message=t('ros_guarded_contact', force=f'{contact["force_n"]:.1f}',
