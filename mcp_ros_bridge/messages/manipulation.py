@@ -53,12 +53,14 @@ TABLE = {
         'Move the gripper away from the obstacle or choose another direction, then call again.',
         '请把夹爪移离障碍物或选择其他方向，然后再次调用。'),
     'returns_pick_object': both(
-        'status HOLDING with the grasp and lift heights (m) and the steps done',
-        '状态 HOLDING、抓取和抬起高度 (m) 以及已完成的步骤'),
+        'status HOLDING with the grasp and lift heights (m) and the steps done (PLANNED and '
+        'the step plan with plan_only)',
+        '状态 HOLDING、抓取和抬起高度 (m) 以及已完成的步骤（plan_only 时为 PLANNED 及步骤计划）'),
     'returns_place_object': both(
-        'status PLACED with where the object came to rest (error m, tilt deg), or SET_DOWN '
-        'when release is false',
-        '状态 PLACED 及物体最终位置（误差 m、倾斜 deg）；release 为 false 时为 SET_DOWN'),
+        'status PLACED with where the object came to rest (error m, tilt deg), SET_DOWN '
+        'when release is false, or PLANNED and the step plan with plan_only',
+        '状态 PLACED 及物体最终位置（误差 m、倾斜 deg）；release 为 false 时为 SET_DOWN；plan_only 时为 '
+        'PLANNED 及步骤计划'),
     'step_started': both('started', '开始'),
     'step_check': both('checking', '检查'),
     'step_open': both('opening the gripper', '张开夹爪'),
@@ -72,6 +74,19 @@ TABLE = {
     'step_release': both('releasing', '松开'),
     'step_retreat': both('retreating', '撤离'),
     'job_nothing_done': both('nothing', '无'),
+    'job_preview_checked': both('nothing (plan_only; planned and checked: {steps})',
+                                '无（plan_only；已规划并检查：{steps}）'),
+    'job_planned': both(
+        '{tool} planned and checked; nothing moved. Steps: {steps}. Lines between checked '
+        'targets are planned when it runs. Call again without plan_only to run it.',
+        '{tool} 已规划并检查；没有任何运动。步骤：{steps}。已检查目标之间的直线在实际运行时规划。'
+        '去掉 plan_only 再次调用即可执行。'),
+    'job_plan_step': both('{step}{where} ({check})', '{step}{where}（{check}）'),
+    'job_plan_target': both(' to ({x}, {y}, {z}) m', ' 到 ({x}, {y}, {z}) m'),
+    'job_check_planned': both('planned from here', '已从当前位置规划'),
+    'job_check_reachable': both('target reachable', '目标可达'),
+    'job_check_contact': both('ends on contact, not planned', '以接触结束，未规划'),
+    'job_check_gripper': both('gripper, not run', '夹爪动作，未执行'),
     'job_state_unknown': both('the robot state could not be read', '无法读取机器人状态'),
     'job_state_holding': both('holding the {object} with the fingertip at z {z} m',
                               '正夹持 {object}，指尖位于 z {z} m'),
