@@ -10,6 +10,20 @@ change since the start, then the plain guard's halt path stops the arm
 it touched is where the tip came to rest: ROS measures no contact point. The
 contact's ``force_n`` is the sample that tripped the guard; ``peak_force_n``
 the largest force change the guard saw while the move ran (the impact).
+
+Why the arm links are not collision-checked along the line (yet): a
+collision check in MoveIt's standard services covers the whole robot or a
+group, and a group covers every link it moves (``getUpdatedLinkModelsSet``: the
+hand and fingers below the wrist too). So ``compute_cartesian_path`` with
+collisions on ends the line just before the fingers touch what the move
+approaches, and ``check_state_validity`` flags that same touch whatever the
+group. Its answer lists every contact by link (move_group asks for up to
+(objects + links)^2), so checking the line's states there and refusing only
+contacts of links other than the hand's would do it, but the bridge knows the
+arm by its joint names (robot.yaml), not which links make the hand: that needs
+the SRDF's end-effector group (or a setting) first. Until then the envelope
+checks the line (workspace, cone, every sample) and any touch, by an arm link
+or the hand, trips the wrist force guard at the sensor rate.
 """
 
 from __future__ import annotations
