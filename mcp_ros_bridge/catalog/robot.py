@@ -112,6 +112,7 @@ class RobotConfig:
     ros: RosSettings
     # description: urdf and srdf (absolute paths), group and tip; empty without one
     description: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    hand_links: tuple[str, ...] = ()  # what a guarded move may touch with (MoveIt link names)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any], config_dir: str = '') -> RobotConfig:
@@ -160,6 +161,7 @@ class RobotConfig:
             limits=limits,
             ros=RosSettings.from_dict(d['ros']),
             description=_description(d.get('description'), config_dir),
+            hand_links=tuple(mv['hand_links']),
         )
 
 

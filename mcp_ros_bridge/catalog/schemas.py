@@ -56,7 +56,8 @@ ROS_SCHEMA: dict[str, Any] = _obj({
                             'execute_trajectory': '/execute_trajectory',
                             'gripper': '/panda_hand_controller/gripper_cmd'}},
     'services': {'type': 'object', 'additionalProperties': _ROS_NAME,
-                 'default': {'cartesian_path': '/compute_cartesian_path', 'fk': '/compute_fk'}},
+                 'default': {'cartesian_path': '/compute_cartesian_path', 'fk': '/compute_fk',
+                             'state_validity': '/check_state_validity'}},
     'gripper_interface': _choice(GripperInterface, 'gripper_command'),
     'distro': _choice(Distro, 'auto'),
     'executor': _choice(Executor, 'single'),
@@ -96,7 +97,11 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
                          'tip': _EMPTY_DEFAULT}, ['urdf']),
     'frames': _obj({'base': _NAME, 'end_effector': _NAME, 'ft_sensor': _NAME}),
     'moveit': _obj({'group': _NAME, 'gripper_group': _EMPTY_DEFAULT,
-                    'planner_id': _EMPTY_DEFAULT, 'pipeline_id': _EMPTY_DEFAULT}, ['group']),
+                    'planner_id': _EMPTY_DEFAULT, 'pipeline_id': _EMPTY_DEFAULT,
+                    # the links a guarded move may bring into contact (hand, fingers); the
+                    # ROS line refuses contacts of any other link (backends/ros/guarded.py)
+                    'hand_links': {'type': 'array', 'items': _NAME, 'uniqueItems': True,
+                                   'default': []}}, ['group']),
     'joints': _obj({'arm': {'type': 'array', 'items': _NAME, 'minItems': 1, 'uniqueItems': True},
                     'gripper': {'type': 'array', 'items': _NAME, 'uniqueItems': True,
                                 'default': []},

@@ -160,6 +160,16 @@ TABLE = {
     'ros_guarded_contact': both(
         'the wrist force changed by {force} N (threshold {threshold} N); the arm halted there',
         '腕部力变化了 {force} N（阈值 {threshold} N）；机械臂已在该处停止'),
+    'ros_guarded_arm_collides': both(
+        'the line brings an arm link into contact {at} of the way along ({pairs}); only the '
+        'hand may touch; nothing moved',
+        '该直线在 {at} 处使机械臂连杆发生接触（{pairs}）；只允许手接触；没有任何运动'),
+    'ros_guarded_arm_collides_fix': both(
+        'Move the arm so its links clear the obstacle (e.g. move_arm_to_pose higher or from '
+        'another side), or choose another direction; a corrected call returns status CONTACT '
+        'or NO_CONTACT.',
+        '请移动机械臂使其连杆避开障碍物（例如用 move_arm_to_pose 升高或换一侧），或选择其他方向；'
+        '修正后的调用返回状态 CONTACT 或 NO_CONTACT。'),
     'ros_guarded_partial': both('MoveIt computed only {fraction} of the line',
                                 'MoveIt 只计算出 {fraction} 的直线'),
 }

@@ -3,7 +3,8 @@ The guarded move on ROS: a Cartesian line through MoveIt, stopped by the wrist s
 
 The line is computed by ``compute_cartesian_path`` without MoveIt's collision
 check (the move is meant to end in contact: a planning scene holding the table
-would end it just short of it); the envelope checks every sample, and the
+would end it just short of it); the envelope checks every sample, the arm links
+are checked against the planning scene (below), and the
 :class:`~.contact_guard.ContactGuard` trips at the sensor rate on the force
 change since the start, then the plain guard's halt path stops the arm
 (``/trajectory_execution_event`` "stop", confirmed from joint states). Where
@@ -11,28 +12,20 @@ it touched is where the tip came to rest: ROS measures no contact point. The
 contact's ``force_n`` is the sample that tripped the guard; ``peak_force_n``
 the largest force change the guard saw while the move ran (the impact).
 
-Why the arm links are not collision-checked along the line (yet): a
-collision check in MoveIt's standard services covers the whole robot or a
-group, and a group covers every link it moves (``getUpdatedLinkModelsSet``: the
-hand and fingers below the wrist too). So ``compute_cartesian_path`` with
-collisions on ends the line just before the fingers touch what the move
-approaches, and ``check_state_validity`` flags that same touch whatever the
-group. Its answer lists every contact by link (move_group asks for up to
-(objects + links)^2), so checking the line's states there and refusing only
-contacts of links other than the hand's would do it, but the bridge knows the
-arm by its joint names (robot.yaml), not which links make the hand: that needs
-the SRDF's end-effector group (or a setting) first. Until then the envelope
-checks the line (workspace, cone, every sample) and any touch, by an arm link
-or the hand, trips the wrist force guard at the sensor rate.
+MoveIt's own collision checks cover the hand too (a group's check covers every
+link the group moves), so before the line runs :mod:`.line_check` checks its
+states with ``check_state_validity`` and refuses contacts of links other than
+``moveit.hand_links``; without that setting only the force guard protects the arm.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from mcp_ros_bridge.backends.port import (CartesianGoal, GuardedGoal, MotionResult,
                                           MotionStatus, Pose, ProgressFn)
+from mcp_ros_bridge.backends.ros.line_check import check_arm_clear
 from mcp_ros_bridge.messages import t
 
 if TYPE_CHECKING:
@@ -56,7 +49,11 @@ async def move_until_contact(b: RosBackend, goal: GuardedGoal,
     line = CartesianGoal([Pose(end, start.orientation, frame)],  # type: ignore[arg-type]
                          replace(goal.limits, max_cartesian_speed_mps=speed), link=goal.link,
                          max_step_m=goal.max_step_m, min_fraction=0.01, avoid_collisions=False)
-    result = await b._finish(await b.parts.moveit.follow_path(line, progress))
+    moveit = b.parts.moveit
+
+    async def arm_clear(plan: dict[str, Any]) -> None:
+        await check_arm_clear(moveit, plan)
+    result = await b._finish(await moveit.follow_path(line, progress, arm_clear))
     travelled = round(_along(result.final_pose, start, unit), 5)
     details = {**result.details, 'travelled_m': travelled}
     if result.fraction < 1.0:
