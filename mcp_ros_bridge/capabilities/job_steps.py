@@ -146,8 +146,13 @@ class Preview(Steps):
             self.job.took(duration_s)
         self.plan.append(step)
 
-    async def _planned(self, goal: PoseGoal | CartesianGoal) -> float:
-        """Plan ``goal`` from here and stop before it runs; return its planned duration."""
+    async def _planned(self, goal: PoseGoal | CartesianGoal, free: bool = False) -> float:
+        """
+        Plan ``goal`` from here and stop before it runs; return its planned duration.
+
+        ``free``: a line that is not feasible (PARTIAL) is planned as a free motion, as
+        the run does.
+        """
         limits = replace(goal.limits, path_check=preview_check)
         b = self.ctx.backend
         try:
@@ -157,6 +162,8 @@ class Preview(Steps):
                 result = await b.follow_cartesian_path(replace(goal, limits=limits))
         except PlannedOnly as plan:
             return plan.duration_s
+        if free and isinstance(goal, CartesianGoal) and result.status is MotionStatus.PARTIAL:
+            return await self._planned(PoseGoal(goal.waypoints[-1], goal.limits, link=self.link))
         await self.job.moved(replace(result, duration_s=0.0))  # not executable: its error
         return 0.0
 
@@ -173,7 +180,7 @@ class Preview(Steps):
             self._record('line', target, 'reachable', took)
             return
         goal = CartesianGoal([target], self.lim, link=self.link, max_step_m=STEP_M)
-        took = await self._planned(goal)
+        took = await self._planned(goal, free)
         self._record('line', target, 'planned', took)
         self.moved = True
 
