@@ -20,7 +20,8 @@ SCRIPTS = {
     'bench_fuzz.py': ((), [rf'legacy: \d+ calls, \d+ valid, \d+ invalid, 0 failures.*{NUM} calls',
                            r'2026-07-28: \d+ calls, .*True']),
     'bench_guarded_move.py': (('mujoco',), [
-        rf'{NUM} \| +{NUM} \| +{NUM} \| +{NUM} \| +{NUM} \| +{NUM} \| +{NUM} \| {NUM}x',
+        (rf'{NUM} max \| +\d+ \| +{NUM} \| +{NUM} \| +{NUM} \| +{NUM} \| +{NUM} \| +{NUM} \| '
+         rf'+\d+ \| +{NUM} \| {NUM}x'),
         rf'push cylinder forward 50 mm: moved {NUM} mm, lateral {NUM} mm, tilt {NUM} deg, peak '
         + rf'{NUM} N \(PUSHED\)']),
     'bench_grip_slip.py': (('mujoco',), [

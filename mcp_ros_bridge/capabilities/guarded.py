@@ -10,7 +10,7 @@ from mcp_ros_bridge.capabilities.base import (CallContext, fmt, Kind, MOTION, NU
                                               output_schema, POSE_BRIEF, STR, XYZ)
 from mcp_ros_bridge.capabilities.motion import failure_details
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict
-from mcp_ros_bridge.messages import MESSAGES, t
+from mcp_ros_bridge.messages import MESSAGES, said, t
 from transforms3d.quaternions import rotate_vector
 
 DIRECTIONS: dict[str, tuple[float, float, float]] = {
@@ -19,11 +19,13 @@ DIRECTIONS: dict[str, tuple[float, float, float]] = {
 ALONG_FINGERS = 'along_fingers'  # the tool's z axis, wherever the fingers point
 ENDS = ['CONTACT', 'NO_CONTACT', 'STOPPED', 'FAILED', 'TIMED_OUT']
 CONTACT_SCHEMA = {'type': 'object', 'properties': {
-    'force_n': NUM, 'height_m': NUM, 'point_m': XYZ, 'tip_m': XYZ, 'travelled_m': NUM,
+    'force_n': {'type': 'number', 'description': said('schema_stop_force')},
+    'height_m': NUM, 'point_m': XYZ, 'tip_m': XYZ, 'travelled_m': NUM,
     'point_source': STR}}
 GUARDED_OUTPUT = output_schema({
     'status': {'type': 'string', 'enum': ENDS}, 'message': STR, 'contact': CONTACT_SCHEMA,
     'travelled_m': NUM, 'final_pose': POSE_BRIEF, 'stop_latency_s': NUM,
+    'peak_force_n': {'type': 'number', 'description': said('schema_guarded_peak')},
     'path_limited_by': STR, 'duration_s': NUM,
 }, ['status', 'message', 'travelled_m', 'duration_s'])
 
@@ -40,11 +42,13 @@ def check_duration(ctx: CallContext, distance_m: float, speed_mps: float) -> Non
     """Refuse an approach too slow for the motion timeout; nothing moves."""
     timeout = ctx.robot.limits.motion_timeout_s
     slowest = round((distance_m + 0.01) / (timeout - 2.0), 4)
+    fastest = ctx.robot.limits.max_guarded_speed_mps
     if distance_m / speed_mps + 2.0 > timeout:
         raise BackendError('INVALID_ARGUMENTS',
                            t('guarded_too_slow', distance=fmt(distance_m),
                              speed=fmt(speed_mps, 4), timeout=timeout),
-                           advice=t('guarded_too_slow_fix', slowest=slowest),
+                           advice=t('guarded_too_slow_fix', slowest=slowest,
+                                    fastest=fmt(fastest, 4)),
                            details={'field': 'speed_mps', 'allowed': f'>= {slowest}'})
 
 
@@ -80,6 +84,8 @@ def contact_report(result: MotionResult) -> dict[str, Any]:
     latency = [d[k] for k in ('reaction_s', 'still_after_halt_s', 'halt_waited_s') if k in d]
     if latency:
         s['stop_latency_s'] = round(sum(latency), 4)
+    if result.peak_force_n is not None:
+        s['peak_force_n'] = round(float(result.peak_force_n), 2)
     if d.get('path_limited_by'):
         s['path_limited_by'] = str(d['path_limited_by'])
     return s
@@ -92,8 +98,9 @@ def guarded_outcome(result: MotionResult) -> Outcome:
         else ''
     if s['status'] == 'CONTACT':
         c = s.get('contact')
+        peak = max(float(s.get('peak_force_n', 0.0)), float(c['force_n'])) if c else 0.0
         text = (t('guarded_contact', force=fmt(c['force_n'], 1), height=fmt(c['height_m'], 4),
-                  travelled=fmt(c['travelled_m'], 4), where=where) if c else
+                  travelled=fmt(c['travelled_m'], 4), peak=fmt(peak, 1), where=where) if c else
                 t('guarded_contact_unlocated', message=result.message, where=where))
         return Outcome(text, s)
     if s['status'] == 'NO_CONTACT':

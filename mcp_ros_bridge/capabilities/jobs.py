@@ -33,9 +33,10 @@ class StepFailed(Exception):
 class Job:
     """Runs named steps in order, reporting progress and turning failures into outcomes."""
 
-    def __init__(self, ctx: CallContext, tool: str, steps: list[str], held: str = '') -> None:
-        """Prepare ``steps`` (message ids ``step_<name>``) of ``tool``."""
-        self.ctx, self.tool, self.steps = ctx, tool, steps
+    def __init__(self, ctx: CallContext, tool: str, steps: list[str], held: str = '',
+                 preview: bool = False) -> None:
+        """Prepare ``steps`` (message ids ``step_<name>``) of ``tool``; ``preview``: plan_only."""
+        self.ctx, self.tool, self.steps, self.preview = ctx, tool, steps, preview
         self.done: list[str] = []
         self.held, self.current = held, ''
         self.structured: dict[str, Any] = {'duration_s': 0.0}  # the robot's, summed per step
@@ -106,11 +107,15 @@ class Job:
                       details: dict[str, Any]) -> Outcome:
         """Return the error outcome of the current step with what had already happened."""
         done = ', '.join(t('step_' + s) for s in self.done) or t('job_nothing_done')
+        if self.preview and self.done:  # nothing ran: the steps before were planned, checked
+            done = t('job_preview_checked', steps=done)
         state = await self.where()
         text = t('job_failed', tool=self.tool, step=t('step_' + self.current), code=code,
                  message=message, advice=advice, done=done, state=state)
+        done_list = [] if self.preview else list(self.done)
         s = {**self.structured, 'status': 'FAILED', 'message': message,
-             'steps_done': list(self.done), 'failed_step': self.current}
+             'steps_done': done_list, 'failed_step': self.current}
+        extra = {'plan_only': True, 'steps_checked': list(self.done)} if self.preview else {}
         return Outcome(text, s, is_error=True, error_code=code,
                        error_details={**details, 'failed_step': self.current,
-                                      'steps_done': list(self.done), 'state': state})
+                                      'steps_done': done_list, 'state': state, **extra})

@@ -30,6 +30,7 @@ from mcp_ros_bridge.messages import said, t
 
 PUSH_STEPS = ['check', 'close', 'above', 'descend', 'push', 'retreat', 'verify']
 PUSH_SPEED_MPS = 0.01  # the contact's force grows with speed: 0.02 m/s doubles the peak
+# (and never above limits.max_guarded_speed_mps, the guarded line's impact bound)
 OTHER_CONTACT_N = 5.0   # any contact but the pushed object's stops the line above this
 TOLERANCE_M, TIPPED_DEG = 0.01, 5.0
 BACK_OFF_M, RETREAT_M = 0.005, 0.08
@@ -74,7 +75,8 @@ async def _close(ctx: CallContext, job: Job) -> None:
 
 async def _push_line(ctx: CallContext, job: Job, name: str, unit: tuple[float, float, float],
                      line_m: float, cap: float) -> None:
-    r = await approach(ctx, unit, line_m, PUSH_SPEED_MPS, OTHER_CONTACT_N, job.sub,
+    speed = min(PUSH_SPEED_MPS, ctx.robot.limits.max_guarded_speed_mps)
+    r = await approach(ctx, unit, line_m, speed, OTHER_CONTACT_N, job.sub,
                        push_object=name, push_cap_n=cap)
     job.took(r.duration_s)
     peak = r.details.get('push_peak_force_n', r.peak_force_n)

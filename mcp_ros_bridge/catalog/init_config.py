@@ -92,9 +92,18 @@ def _home(model: ArmModel) -> tuple[list[float], str]:
     return home, 'zeros moved inside the limits (CHECK: a safe start posture)'
 
 
+def links_below(urdf: Urdf, link: str) -> list[str]:
+    """Return every link below ``link`` in the tree (the hand below the last arm joint's)."""
+    out, todo = [], [j.child for j in urdf.children(link)]
+    while todo:
+        out.append(todo.pop(0))
+        todo.extend(j.child for j in urdf.children(out[-1]))
+    return out
+
+
 def render_robot_yaml(model: ArmModel, urdf: str, srdf: str,
                       extent: tuple[np.ndarray, np.ndarray],
-                      gripper_mass_kg: float) -> tuple[str, list[str]]:
+                      gripper_mass_kg: float, hand: tuple[str, ...] = ()) -> tuple[str, list[str]]:
     """Return the robot.yaml text for ``model`` and the list of things to check by hand."""
     todo = list(model.notes)
     home, home_from = _home(model)
@@ -113,6 +122,8 @@ def render_robot_yaml(model: ArmModel, urdf: str, srdf: str,
         f'  postures:\n    home: [{", ".join(repr(float(v)) for v in home)}]  # {home_from}\n')
     srdf_line = f'  srdf: {srdf}\n' if srdf else ''
     group = model.group or 'manipulator  # CHECK: your MoveIt planning group'
+    hand_line = (f'  hand_links: [{", ".join(hand)}]  # below the last arm joint: what a '
+                 'guarded move may touch with\n') if hand else ''
     text = f"""# robot.yaml for {model.robot or 'this robot'}, written by `mcp-ros-bridge init`.
 # The arm joints ({len(model.joints)}: {model.joint_names[0]} .. {model.joint_names[-1]}), their
 # limits, the gripper joints and the SRDF's named states are read from the description at
@@ -130,7 +141,7 @@ frames:
 
 moveit:
   group: {group}
-
+{hand_line}
 joints:
 {postures or NO_POSTURES}
 ros:
@@ -187,8 +198,9 @@ def write_config(out_dir: str, urdf: str, srdf: str = '', group: str = '', tip: 
     parsed, model = read_description('/', spec)
     last = parsed.joint(model.joint_names[-1])
     mass = parsed.mass_below(last.child) if last is not None else 0.0
+    hand = tuple(links_below(parsed, last.child)) if last is not None else ()
     text, todo = render_robot_yaml(model, _named(urdf, out_dir), _named(srdf, out_dir),
-                                   tip_extent(parsed, model), mass)
+                                   tip_extent(parsed, model), mass, hand)
     path = os.path.join(out_dir, 'robot.yaml')
     if os.path.exists(path) and not force:
         raise FileExistsError(f'{path} exists; pass --force to overwrite it')

@@ -37,6 +37,7 @@ class Limits:
     default_acceleration_scaling: float
     max_cartesian_speed_mps: float
     contact_force_limit_n: float
+    max_guarded_speed_mps: float  # the impact at this approach speed stays under the cap
     sensor_max_age_s: float
     ft_rated_force_n: float  # per axis; larger wrench samples are rejected
     ft_rated_torque_nm: float
@@ -112,6 +113,7 @@ class RobotConfig:
     ros: RosSettings
     # description: urdf and srdf (absolute paths), group and tip; empty without one
     description: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    hand_links: tuple[str, ...] = ()  # what a guarded move may touch with (MoveIt link names)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any], config_dir: str = '') -> RobotConfig:
@@ -161,6 +163,7 @@ class RobotConfig:
             limits=limits,
             ros=RosSettings.from_dict(d['ros']),
             description=_description(d.get('description'), config_dir),
+            hand_links=tuple(mv['hand_links']),
         )
 
 

@@ -56,7 +56,8 @@ ROS_SCHEMA: dict[str, Any] = _obj({
                             'execute_trajectory': '/execute_trajectory',
                             'gripper': '/panda_hand_controller/gripper_cmd'}},
     'services': {'type': 'object', 'additionalProperties': _ROS_NAME,
-                 'default': {'cartesian_path': '/compute_cartesian_path', 'fk': '/compute_fk'}},
+                 'default': {'cartesian_path': '/compute_cartesian_path', 'fk': '/compute_fk',
+                             'state_validity': '/check_state_validity'}},
     'gripper_interface': _choice(GripperInterface, 'gripper_command'),
     'distro': _choice(Distro, 'auto'),
     'executor': _choice(Executor, 'single'),
@@ -97,7 +98,11 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
                          'tip': _EMPTY_DEFAULT}, ['urdf']),
     'frames': _obj({'base': _NAME, 'end_effector': _NAME, 'ft_sensor': _NAME}),
     'moveit': _obj({'group': _NAME, 'gripper_group': _EMPTY_DEFAULT,
-                    'planner_id': _EMPTY_DEFAULT, 'pipeline_id': _EMPTY_DEFAULT}, ['group']),
+                    'planner_id': _EMPTY_DEFAULT, 'pipeline_id': _EMPTY_DEFAULT,
+                    # the links a guarded move may bring into contact (hand, fingers); the
+                    # ROS line refuses contacts of any other link (backends/ros/guarded.py)
+                    'hand_links': {'type': 'array', 'items': _NAME, 'uniqueItems': True,
+                                   'default': []}}, ['group']),
     'joints': _obj({'arm': {'type': 'array', 'items': _NAME, 'minItems': 1, 'uniqueItems': True},
                     'gripper': {'type': 'array', 'items': _NAME, 'uniqueItems': True,
                                 'default': []},
@@ -131,6 +136,9 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
         'default_acceleration_scaling': _FRACTION,  # per velocity: Limits.acceleration_scaling
         'max_cartesian_speed_mps': _POS,
         'contact_force_limit_n': _POS,
+        # the fastest guarded approach whose impact stays under contact_force_limit_n
+        # (the Panda's from bench/bench_guarded_move.py; another arm's is its own)
+        'max_guarded_speed_mps': _POS | {'default': 0.0075},
         'sensor_max_age_s': _POS,
         # the F/T sensor's rated range per axis: a sample beyond it is rejected as invalid
         'ft_rated_force_n': _POS | {'default': 1000.0},

@@ -4,14 +4,18 @@ from mcp_ros_bridge.messages.table import both
 
 TABLE = {
     'returns_move_until_contact': both(
-        'status CONTACT with the contact height (m), force (N) and distance travelled, or '
-        'NO_CONTACT after the whole distance',
-        '状态 CONTACT 及接触高度 (m)、力 (N) 和移动距离，或走完全程后的 NO_CONTACT'),
+        'status CONTACT with the contact height (m), the force that stopped it and the peak '
+        'force (N) and distance travelled, or NO_CONTACT after the whole distance',
+        '状态 CONTACT 及接触高度 (m)、使其停止的力和峰值力 (N) 以及移动距离，或走完全程后的 NO_CONTACT'),
+    'schema_stop_force': both('net force on the step it stopped (N)', '使其停止那一步的净力 (N)'),
+    'schema_guarded_peak': both('highest net contact force (N), impact and stop included',
+                                '最大净接触力 (N)，含冲击和停止过程'),
     'guarded_label': both('guarded move', '接触停止运动'),
     'guarded_contact': both(
-        'CONTACT: stopped on a {force} N contact at height {height} m after {travelled} m.'
-        '{where}',
-        'CONTACT：移动 {travelled} m 后在高度 {height} m 处因 {force} N 的接触而停止。{where}'),
+        'CONTACT: stopped on a {force} N contact at height {height} m after {travelled} m; '
+        'peak force {peak} N.{where}',
+        'CONTACT：移动 {travelled} m 后在高度 {height} m 处因 {force} N 的接触而停止；峰值力 {peak} N。'
+        '{where}'),
     'guarded_contact_unlocated': both('CONTACT: {message}.{where}',
                                       'CONTACT：{message}。{where}'),
     'guarded_no_contact': both(
@@ -33,12 +37,12 @@ TABLE = {
         '{distance} m at {speed} m/s does not fit in the {timeout} s motion timeout',
         '以 {speed} m/s 移动 {distance} m 超出了 {timeout} 秒的运动超时'),
     'guarded_too_slow_fix': both(
-        'Send speed_mps >= {slowest} (e.g. {{"direction": "down", "max_distance_m": 0.1, '
-        '"speed_mps": 0.02}}) or a shorter max_distance_m; nothing moved. A corrected call '
-        'returns status CONTACT or NO_CONTACT.',
-        '请发送 speed_mps >= {slowest}（例如 {{"direction": "down", "max_distance_m": 0.1, '
-        '"speed_mps": 0.02}}）或更短的 max_distance_m；没有任何运动。修正后的调用返回状态 CONTACT 或 '
-        'NO_CONTACT。'),
+        'Send speed_mps >= {slowest} (at most {fastest}) or a shorter max_distance_m (e.g. '
+        '{{"direction": "down", "max_distance_m": 0.1, "speed_mps": {fastest}}}); nothing '
+        'moved. A corrected call returns status CONTACT or NO_CONTACT.',
+        '请发送 speed_mps >= {slowest}（至多 {fastest}）或更短的 max_distance_m（例如 '
+        '{{"direction": "down", "max_distance_m": 0.1, "speed_mps": {fastest}}}）；没有任何运动。'
+        '修正后的调用返回状态 CONTACT 或 NO_CONTACT。'),
     'sim_label_guarded': both('approaching until contact', '正在接近直到接触'),
     'sim_guarded_contact': both(
         'contact force {force} N passed the {threshold} N threshold ({pair}); holding',
@@ -52,12 +56,14 @@ TABLE = {
         'Move the gripper away from the obstacle or choose another direction, then call again.',
         '请把夹爪移离障碍物或选择其他方向，然后再次调用。'),
     'returns_pick_object': both(
-        'status HOLDING with the grasp and lift heights (m) and the steps done',
-        '状态 HOLDING、抓取和抬起高度 (m) 以及已完成的步骤'),
+        'status HOLDING with the grasp and lift heights (m) and the steps done (PLANNED and '
+        'the step plan with plan_only)',
+        '状态 HOLDING、抓取和抬起高度 (m) 以及已完成的步骤（plan_only 时为 PLANNED 及步骤计划）'),
     'returns_place_object': both(
-        'status PLACED with where the object came to rest (error m, tilt deg), or SET_DOWN '
-        'when release is false',
-        '状态 PLACED 及物体最终位置（误差 m、倾斜 deg）；release 为 false 时为 SET_DOWN'),
+        'status PLACED with where the object came to rest (error m, tilt deg), SET_DOWN '
+        'when release is false, or PLANNED and the step plan with plan_only',
+        '状态 PLACED 及物体最终位置（误差 m、倾斜 deg）；release 为 false 时为 SET_DOWN；plan_only 时为 '
+        'PLANNED 及步骤计划'),
     'step_started': both('started', '开始'),
     'step_check': both('checking', '检查'),
     'step_open': both('opening the gripper', '张开夹爪'),
@@ -71,6 +77,19 @@ TABLE = {
     'step_release': both('releasing', '松开'),
     'step_retreat': both('retreating', '撤离'),
     'job_nothing_done': both('nothing', '无'),
+    'job_preview_checked': both('nothing (plan_only; planned and checked: {steps})',
+                                '无（plan_only；已规划并检查：{steps}）'),
+    'job_planned': both(
+        '{tool} planned and checked; nothing moved. Steps: {steps}. Lines between checked '
+        'targets are planned when it runs. Call again without plan_only to run it.',
+        '{tool} 已规划并检查；没有任何运动。步骤：{steps}。已检查目标之间的直线在实际运行时规划。'
+        '去掉 plan_only 再次调用即可执行。'),
+    'job_plan_step': both('{step}{where} ({check})', '{step}{where}（{check}）'),
+    'job_plan_target': both(' to ({x}, {y}, {z}) m', ' 到 ({x}, {y}, {z}) m'),
+    'job_check_planned': both('planned from here', '已从当前位置规划'),
+    'job_check_reachable': both('target reachable', '目标可达'),
+    'job_check_contact': both('ends on contact, not planned', '以接触结束，未规划'),
+    'job_check_gripper': both('gripper, not run', '夹爪动作，未执行'),
     'job_state_unknown': both('the robot state could not be read', '无法读取机器人状态'),
     'job_state_holding': both('holding the {object} with the fingertip at z {z} m',
                               '正夹持 {object}，指尖位于 z {z} m'),
@@ -144,6 +163,16 @@ TABLE = {
     'ros_guarded_contact': both(
         'the wrist force changed by {force} N (threshold {threshold} N); the arm halted there',
         '腕部力变化了 {force} N（阈值 {threshold} N）；机械臂已在该处停止'),
+    'ros_guarded_arm_collides': both(
+        'the line brings an arm link into contact {at} of the way along ({pairs}); only the '
+        'hand may touch; nothing moved',
+        '该直线在 {at} 处使机械臂连杆发生接触（{pairs}）；只允许手接触；没有任何运动'),
+    'ros_guarded_arm_collides_fix': both(
+        'Move the arm so its links clear the obstacle (e.g. move_arm_to_pose higher or from '
+        'another side), or choose another direction; a corrected call returns status CONTACT '
+        'or NO_CONTACT.',
+        '请移动机械臂使其连杆避开障碍物（例如用 move_arm_to_pose 升高或换一侧），或选择其他方向；'
+        '修正后的调用返回状态 CONTACT 或 NO_CONTACT。'),
     'ros_guarded_partial': both('MoveIt computed only {fraction} of the line',
                                 'MoveIt 只计算出 {fraction} 的直线'),
 }

@@ -5,7 +5,8 @@ A guarded move goes "until contact", so an agent cannot know how far that is:
 its straight line is cut where it would leave the workspace box (the result
 says so) instead of being refused. It is refused, and nothing moves, when the
 box leaves less than :data:`MIN_ROOM_M` along the direction, the finger axis is
-outside the approach cone, or the speed, threshold or push cap is outside its limit.
+outside the approach cone, or the speed, threshold or push cap is outside its limit (the
+speed's: ``max_guarded_speed_mps``, where the impact stays under the contact-force cap).
 """
 
 from __future__ import annotations
@@ -44,8 +45,8 @@ async def check_guarded(envelope: Envelope, goal: GuardedGoal, start: Pose,
     expresses a pose in the workspace frame.
     """
     lim = envelope.limits
-    speed = envelope._bounded('speed_mps', goal.speed_mps, 0.0, lim.max_cartesian_speed_mps,
-                              True, notes)
+    top = min(lim.max_cartesian_speed_mps, lim.max_guarded_speed_mps)  # the impact's bound
+    speed = envelope._bounded('speed_mps', goal.speed_mps, 0.0, top, True, notes)
     force = envelope._bounded('contact_force_n', goal.force_threshold_n, 0.0,
                               lim.contact_force_limit_n, True, notes)
     cap = goal.push_force_cap_n if not goal.push_object else envelope._bounded(

@@ -42,7 +42,8 @@ def robot_description(catalog: Catalog) -> dict[str, Any]:
                    'approach_cone_deg': lim.approach_cone_deg,
                    'max_velocity_scaling': lim.max_velocity_scaling,
                    'max_cartesian_speed_mps': lim.max_cartesian_speed_mps,
-                   'contact_force_limit_n': lim.contact_force_limit_n},
+                   'contact_force_limit_n': lim.contact_force_limit_n,
+                   'max_guarded_speed_mps': lim.max_guarded_speed_mps},
         'tool_list': {'version': catalog.content_hash,
                       'tools': {t.name: t.version for t in catalog.tools}},
     }

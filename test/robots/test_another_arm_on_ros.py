@@ -55,7 +55,8 @@ def _ur5(tmp_path, gripper=None):
         'actions': {'move_group': f'{tag}/move_action',
                     'execute_trajectory': f'{tag}/execute_trajectory',
                     'gripper': f'{tag}/gripper_cmd'},
-        'services': {'fk': f'{tag}/compute_fk', 'cartesian_path': f'{tag}/compute_cartesian_path'}}
+        'services': {'fk': f'{tag}/compute_fk', 'cartesian_path': f'{tag}/compute_cartesian_path',
+                     'state_validity': f'{tag}/check_state_validity'}}
     with open(path, 'w', encoding='utf-8') as f:
         yaml.safe_dump(raw, f)
     catalog = load_catalog(out, kinds=KINDS).for_backend('ros')

@@ -135,3 +135,14 @@ def test_the_simulation_refuses_an_arm_it_cannot_build_in_one_line(tmp_path):
     (line,) = [x for x in err.splitlines() if x.startswith('mcp-ros-bridge:')]
     assert 'cannot build kinova' in line and 'base.dae' in line and '.dae' in line
     assert 'j2s6s200_link_base' in line and '.stl' in line and '--backend ros' in line
+
+
+def test_init_names_the_hand_links_below_the_last_arm_joint(tmp_path):
+    """The Panda's: hand and fingers (what a guarded move may touch with), no arm link."""
+    from mcp_ros_bridge.catalog.init_config import write_config
+    from mcp_ros_bridge.catalog.loader import load_robot
+    urdf, srdf, _ = arm_files('panda')
+    write_config(str(tmp_path), urdf, srdf)
+    hand = set(load_robot(str(tmp_path))[0].hand_links)
+    assert {'panda_hand', 'panda_leftfinger', 'panda_rightfinger'} <= hand, hand
+    assert not hand & {f'panda_link{i}' for i in range(8)}, hand

@@ -13,7 +13,8 @@ from fake_moveit import (ALLOWED_START_TOLERANCE, CONTROL_FAILED, ExecutionEvent
                          PREEMPTED, straight, SUCCESS, trajectory_msg)
 from geometry_msgs.msg import PoseStamped
 from moveit_msgs.action import ExecuteTrajectory, MoveGroup
-from moveit_msgs.srv import GetCartesianPath, GetPositionFK
+from moveit_msgs.msg import ContactInformation
+from moveit_msgs.srv import GetCartesianPath, GetPositionFK, GetStateValidity
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.callback_groups import ReentrantCallbackGroup
 
@@ -32,6 +33,8 @@ class FakeMoveGroup:
     * kinematics_service_capability.cpp: FK of an unknown link is INVALID_LINK_NAME.
     * cartesian_path_service_capability.cpp: time-parameterises with the scaling
       factors only; max_cartesian_speed is not read (no tip speed limit).
+    * state_validation_service_capability.cpp: check_state_validity answers valid, or
+      not with every contact by body name and type (``contacts_at(joints)`` scripts them).
     * execute_trajectory_action_capability.cpp: the cancel is accepted but never
       acted on (moveit/moveit2#2808); only a "stop" on trajectory_execution_event
       stops it (trajectory_execution_manager.cpp), answered PREEMPTED/aborted.
@@ -54,6 +57,7 @@ class FakeMoveGroup:
         self.code, self.exec_code, self.duration_s = SUCCESS, SUCCESS, 0.3
         self.solution = None
         self.goals, self.executions, self.path_requests = [], [], []
+        self.contacts_at, self.validity_requests = None, []
         self.executing, self.cancel_seen = threading.Event(), threading.Event()
         self.refused = []  # (why, trajectory points) of executions trajectory_execution refused
         # ExecuteTrajectory goal number ``hold_goal`` (0, 1, ...) waits for ``release_goal``
@@ -73,7 +77,9 @@ class FakeMoveGroup:
             node.create_service(GetPositionFK, ros.services['fk'], self._fk,
                                 callback_group=group),
             node.create_service(GetCartesianPath, ros.services['cartesian_path'],
-                                self._cartesian, callback_group=group)]
+                                self._cartesian, callback_group=group),
+            node.create_service(GetStateValidity, ros.services['state_validity'],
+                                self._validity, callback_group=group)]
         peer.before_close.append(self.release_goal.set)
         peer.after_spin.append(self.close)
 
@@ -192,6 +198,19 @@ class FakeMoveGroup:
         response.solution = trajectory_msg(self.joint_names, points)
         response.fraction = 1.0
         response.error_code.val = SUCCESS
+        return response
+
+    def _validity(self, request, response):
+        self.validity_requests.append(request)
+        state = request.robot_state.joint_state
+        q = dict(zip(state.name, state.position))
+        contacts = self.contacts_at([q[n] for n in self.joint_names]) if self.contacts_at else []
+        for body_1, type_1, body_2, type_2 in contacts:
+            c = ContactInformation()
+            c.contact_body_1, c.body_type_1 = body_1, type_1
+            c.contact_body_2, c.body_type_2 = body_2, type_2
+            response.contacts.append(c)
+        response.valid = not contacts
         return response
 
     def close(self):

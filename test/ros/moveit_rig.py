@@ -44,7 +44,8 @@ def tagged_yaml(tag, **ros):
                              'execute_trajectory': f'{tag}/execute_trajectory',
                              'gripper': f'{tag}/gripper_cmd'}
     raw['ros']['services'] = {'fk': f'{tag}/compute_fk',
-                              'cartesian_path': f'{tag}/compute_cartesian_path'}
+                              'cartesian_path': f'{tag}/compute_cartesian_path',
+                              'state_validity': f'{tag}/check_state_validity'}
     raw['ros']['topics']['trajectory_execution_event'] = {'name': f'{tag}/execution_event'}
     return raw
 

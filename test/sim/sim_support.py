@@ -55,3 +55,55 @@ async def drive_into_table(backend) -> MotionResult:
     assert above.succeeded, above.message
     return await backend.follow_cartesian_path(CartesianGoal(
         [down(0.35, -0.25, -0.1)], limits(0.5, force=30.0, cart=0.1), avoid_collisions=False))
+
+
+class TableForceProbe:
+    """
+    Record the largest normal force between the robot and the table, every physics step.
+
+    Read straight from MuJoCo's contacts on its own channel, beside whatever the arm does;
+    ``submit`` it to the world, run the motion, then ``finish`` to get the peak (N).
+    """
+
+    channel = 'probe'
+
+    def __init__(self, world) -> None:
+        """Index the table geoms and the robot's bodies."""
+        import concurrent.futures
+
+        import mujoco
+        import numpy as np
+        m = world.model
+        self.future: concurrent.futures.Future = concurrent.futures.Future()
+        self.halt_reason = None
+        self.table = {m.geom('table').id, m.geom('table_top').id}
+        robot = world.robot.arm_links[1:] + world.robot.hand_bodies
+        self.robot = {m.body(n).id for n in robot}
+        self.peak, self._f6, self._mj, self._np = 0.0, np.zeros(6), mujoco, np
+
+    def start(self, world) -> None:
+        """Nothing to prepare."""
+
+    def pre(self, world) -> None:
+        """Set no controls."""
+
+    def post(self, world):
+        """Sum the table contacts of this step; finish once asked to."""
+        m, d, total = world.model, world.data, 0.0
+        for i in range(d.ncon):
+            g1, g2 = int(d.contact.geom1[i]), int(d.contact.geom2[i])
+            if {g1, g2} & self.table and {m.geom_bodyid[g1], m.geom_bodyid[g2]} & self.robot:
+                self._mj.mj_contactForce(m, d, i, self._f6)
+                total += abs(float(self._f6[0]))
+        self.peak = max(self.peak, total)
+        return self.peak if self.halt_reason is not None else None
+
+    def halt(self, reason: str) -> None:
+        """Ask the probe to finish at its next step."""
+        self.halt_reason = reason
+
+    async def finish(self) -> float:
+        """Stop the probe; return the peak robot-table force (N)."""
+        import asyncio
+        self.halt('done')
+        return float(await asyncio.wrap_future(self.future))

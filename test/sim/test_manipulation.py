@@ -66,7 +66,7 @@ async def test_guarded_move_without_contact_says_so(sim_bridge):
         with anyio.fail_after(120):
             r = await c.call_tool('move_until_contact', {'direction': 'up',
                                                          'max_distance_m': 0.05,
-                                                         'speed_mps': 0.05})
+                                                         'speed_mps': 0.0075})
     assert not r.is_error, r.content[0].text
     s = r.structured_content
     assert s['status'] == 'NO_CONTACT' and abs(s['travelled_m'] - 0.05) < 0.002, s
@@ -79,11 +79,11 @@ async def test_guarded_move_refusals_name_the_field_and_move_nothing(sim_bridge,
     async with Client(sim_bridge.server, mode=mode) as c:
         with anyio.fail_after(60):
             before = _arm(sim_bridge)
-            slow = await c.call_tool('move_until_contact', {'max_distance_m': 0.3,
+            slow = await c.call_tool('move_until_contact', {'max_distance_m': 0.2,
                                                             'speed_mps': 0.001})
             hard = await c.call_tool('move_until_contact', {'contact_force_n': 400})
     assert slow.is_error and error_block(slow)['details']['fields'] == ['speed_mps']
-    assert '0.01' in slow.content[0].text and 'CONTACT' in slow.content[0].text
+    assert '0.005' in slow.content[0].text and 'CONTACT' in slow.content[0].text
     assert hard.is_error and 'contact_force_n' in hard.content[0].text
     assert 'CONTACT' in hard.content[0].text  # what a corrected call returns
     assert np.allclose(before, _arm(sim_bridge), atol=1e-4)

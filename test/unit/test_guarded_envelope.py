@@ -30,7 +30,7 @@ class TipAt(RecordingBackend):
         return Pose((0.4, 0.0, self.z), (0.0, 1.0, 0.0, 0.0), frame)
 
 
-def goal(distance: float, force: float = 5.0, speed: float = 0.02) -> GuardedGoal:
+def goal(distance: float, force: float = 5.0, speed: float = 0.005) -> GuardedGoal:
     return GuardedGoal(DOWN, distance, speed, force, LIMITS)
 
 
@@ -47,7 +47,7 @@ def test_a_guarded_line_past_the_floor_is_cut_there_and_says_so() -> None:
     sent = inner.calls[-1][1]
     assert sent.max_distance_m == pytest.approx(0.2)  # the workspace floor is z = 0
     assert sent.limits.contact_threshold_n == 5.0 and sent.limits.path_check is not None
-    assert sent.limits.max_cartesian_speed_mps == pytest.approx(0.02)
+    assert sent.limits.max_cartesian_speed_mps == pytest.approx(0.005)
     assert result.details['path_limited_by'] == 'workspace'
 
 
@@ -58,4 +58,8 @@ def test_no_room_or_a_threshold_over_the_limit_is_refused_before_anything_moves(
     assert 'CONTACT' in err.value.advice
     with pytest.raises(LimitError, match='contact_force_n'):
         asyncio.run(EnvelopedBackend(TipAt(0.2), ROBOT).move_until_contact(goal(0.1, 80.0)))
+    # faster than the impact bound (below the Cartesian speed cap): refused in code too
+    assert ROBOT.limits.max_guarded_speed_mps < 0.02 < ROBOT.limits.max_cartesian_speed_mps
+    with pytest.raises(LimitError, match='speed_mps'):
+        asyncio.run(EnvelopedBackend(inner, ROBOT).move_until_contact(goal(0.1, speed=0.02)))
     assert inner.motion_calls == []

@@ -38,5 +38,5 @@ class ContactGuard(ForceGuard):
         magnitude = math.hypot(row[0], row[1], row[2])
         if ((net > self.limit_n or magnitude > self.absolute_n) and not self.contact
                 and self._loop is not None):
-            self.contact = True
+            self.contact, self.trip_n = True, net
             call_soon(self._loop, self.event.set)

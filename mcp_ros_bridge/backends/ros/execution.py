@@ -25,7 +25,7 @@ def interpret(outcome: ActionOutcome, guard: ForceGuard) -> MotionResult:
                 else t('moveit_force_abort_raw', peak=guard.peak_n, limit=guard.limit_n))
         return MotionResult(MotionStatus.CONTACT_ABORT, said,
                             duration_s=took, peak_force_n=guard.peak_n,
-                            contact={'peak_force_n': guard.peak_n},
+                            contact={'peak_force_n': guard.peak_n, 'trip_n': guard.trip_n},
                             details=dict(guard.compensation))
     failed = guard.failure(took)  # the sensor went stale or sent an invalid sample
     if failed is not None:

@@ -46,6 +46,7 @@ class ForceGuard:
         self._expected: tuple[float, float, float] | None = None  # static load (N), if known
         self.compensation: dict[str, Any] = {}
         self.peak_n = 0.0
+        self.trip_n = 0.0  # the force of the sample that tripped the guard
         self.contact = False
         self.over_rating = False
         self.stale = False
@@ -62,7 +63,7 @@ class ForceGuard:
         self.peak_n = max(self.peak_n, force)
         over = raw > self.rated_n
         if (force > self.limit_n or over) and not self.contact and self._loop is not None:
-            self.contact, self.over_rating = True, over
+            self.contact, self.over_rating, self.trip_n = True, over, force
             call_soon(self._loop, self.event.set)
 
     async def _learn_load(self, load: StaticLoad) -> bool:

@@ -137,9 +137,10 @@ class MoveItInterface:
                                            for a, b in itertools.pairwise(poses))
         return replace(result, details={**result.details, **details})
 
-    async def follow_path(self, goal: CartesianGoal,
-                          progress: ProgressFn | None) -> MotionResult:
-        """Compute a Cartesian path, refuse it below ``min_fraction``, then execute it."""
+    async def follow_path(self, goal: CartesianGoal, progress: ProgressFn | None,
+                          before_run: Callable[[dict[str, Any]], Awaitable[None]] | None = None
+                          ) -> MotionResult:
+        """Compute a Cartesian path, check it (``min_fraction``, ``before_run``), execute it."""
         distro, stops = self.distro(), self._runner.stop_count
         request = cartesian.build_cartesian_path_request(self.config, goal, distro)
         cls, client, name = self._service('cartesian_path', 'moveit_msgs/srv/GetCartesianPath')
@@ -161,6 +162,8 @@ class MoveItInterface:
             factor = cartesian.retime_factor(goal.limits.velocity_scaling,
                                              goal.limits.acceleration_scaling)
             plan = cartesian.retime_trajectory(plan, factor)
+        if before_run is not None:
+            await before_run(plan)
         result = await self._run_checked(plan, goal.limits, progress, stops)
         return replace(result, fraction=response.fraction)
 

@@ -1,0 +1,204 @@
+"""
+How a job's steps reach the robot: run, or (``plan_only``) planned and checked, moving nothing.
+
+The jobs in :mod:`.pick_place` say what each step does (a free move, a straight
+line, a guarded touch, a gripper action) through a :class:`Steps`; :class:`Run`
+sends it to the port, :class:`Preview` plans it instead and records the step
+plan. A preview plans the first arm motion from where the arm is, as the run
+would (``planned``); a later motion starts where an earlier step would have left
+the arm, which the port cannot plan from, so its target is checked by planning
+a free motion there from here (``reachable``: the envelope accepts it and a
+collision-free plan reaches it); a guarded touch ends in contact by design and
+is not planned (``contact``), gripper actions are not run (``gripper``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from mcp_ros_bridge.backends.port import (CartesianGoal, GraspGoal, GripStatus, MotionLimits,
+                                          MotionResult, MotionStatus, Pose, PoseGoal,
+                                          ReleaseGoal)
+from mcp_ros_bridge.capabilities.base import CallContext, NUM, STR, XYZ
+from mcp_ros_bridge.capabilities.guarded import approach
+from mcp_ros_bridge.capabilities.jobs import Job
+from mcp_ros_bridge.capabilities.preview import PlannedOnly, preview_check, previews_plans, \
+    unsupported
+
+STEP_M = 0.005
+GRASP_SPEED_MPS, GRIP_TIMEOUT_S = 0.05, 10.0
+STEP_PLAN = {'type': 'array', 'items': {'type': 'object', 'properties': {
+    'step': STR, 'action': STR, 'target_m': XYZ, 'check': STR, 'duration_s': NUM}}}
+
+
+def _xyz(p: tuple[float, ...]) -> dict[str, float]:
+    return {k: round(float(v), 4) for k, v in zip('xyz', p)}
+
+
+class Steps:
+    """What a job's steps do, in the base frame; :class:`Run` moves, :class:`Preview` plans."""
+
+    def __init__(self, ctx: CallContext, job: Job, lim: MotionLimits) -> None:
+        """Keep the call, the job and the motion limits of every step."""
+        self.ctx, self.job, self.lim = ctx, job, lim
+        self.base, self.link = ctx.robot.base_frame, ctx.robot.end_effector
+
+    def pose(self, xyz: tuple[float, ...], q: tuple[float, float, float, float]) -> Pose:
+        """Return the fingertip pose ``xyz`` with orientation ``q`` in the base frame."""
+        return Pose(xyz, q, self.base)  # type: ignore[arg-type]
+
+    def _open_goal(self) -> ReleaseGoal:
+        return ReleaseGoal(self.ctx.robot.gripper_max_width_m, GRASP_SPEED_MPS, GRIP_TIMEOUT_S)
+
+    async def free(self, target: Pose) -> None:
+        """Move the fingertip freely to ``target``."""
+        raise NotImplementedError
+
+    async def line(self, target: Pose, free: bool = False) -> None:
+        """Move straight to ``target`` (``free``: a free motion where no line is)."""
+        raise NotImplementedError
+
+    async def touch(self, start: Pose, distance_m: float, force_n: float) -> MotionResult | None:
+        """Approach down from ``start`` until contact."""
+        raise NotImplementedError
+
+    async def release(self) -> None:
+        """Open the fingers fully."""
+        raise NotImplementedError
+
+    async def grasp(self, force_n: float) -> None:
+        """Close on the object and hold it with ``force_n``."""
+        raise NotImplementedError
+
+    async def here(self) -> Pose:
+        """Return where the fingertip is (or would be, after the steps so far)."""
+        raise NotImplementedError
+
+
+class Run(Steps):
+    """Run the steps through the port (each failure is the step's fixable error)."""
+
+    async def free(self, target: Pose) -> None:
+        """Plan and run a free motion of the fingertip to ``target``."""
+        await self.job.moved(await self.ctx.backend.move_to_pose(
+            PoseGoal(target, self.lim, link=self.link), self.job.sub))
+
+    async def line(self, target: Pose, free: bool = False) -> None:
+        """Move in a straight line to ``target``; ``free``: a free motion where no line is."""
+        goal = CartesianGoal([target], self.lim, link=self.link, max_step_m=STEP_M)
+        result = await self.ctx.backend.follow_cartesian_path(goal, self.job.sub)
+        if free and result.status is MotionStatus.PARTIAL:
+            result = await self.ctx.backend.move_to_pose(
+                PoseGoal(target, self.lim, link=self.link), self.job.sub)
+        await self.job.moved(result)
+
+    async def touch(self, start: Pose, distance_m: float, force_n: float) -> MotionResult | None:
+        """Approach straight down from ``start`` (where the arm is) until contact."""
+        speed = self.ctx.robot.limits.max_guarded_speed_mps
+        touch = await approach(self.ctx, (0.0, 0.0, -1.0), distance_m, speed, force_n,
+                               self.job.sub)
+        self.job.took(touch.duration_s)
+        if touch.status.value not in ('CONTACT_ABORT', 'SUCCEEDED'):
+            await self.job.moved(replace(touch, duration_s=0.0))
+        return touch
+
+    async def release(self) -> None:
+        """Open the fingers fully."""
+        await self.job.gripped(await self.ctx.backend.release(self._open_goal(), self.job.sub),
+                               GripStatus.OPEN)
+
+    async def grasp(self, force_n: float) -> None:
+        """Close on the object and hold it with ``force_n``."""
+        await self.job.gripped(await self.ctx.backend.grasp(
+            GraspGoal(force_n, GRASP_SPEED_MPS, GRIP_TIMEOUT_S), self.job.sub),
+            GripStatus.HOLDING)
+
+    async def here(self) -> Pose:
+        """Return the fingertip pose now."""
+        return await self.ctx.backend.end_effector_pose(self.base, self.link)
+
+
+class Preview(Steps):
+    """Plan and check the steps; nothing moves. ``plan`` is the step plan so far."""
+
+    def __init__(self, ctx: CallContext, job: Job, lim: MotionLimits) -> None:
+        """Start with no step planned and the arm where it is."""
+        super().__init__(ctx, job, lim)
+        self.plan: list[dict[str, Any]] = []
+        self.moved = False  # an earlier step would have moved the arm
+        self.last: Pose | None = None
+
+    @staticmethod
+    async def available(ctx: CallContext, args: dict[str, Any]) -> None:
+        """Refuse plan_only on a backend that cannot preview a plan."""
+        if not await previews_plans(ctx.backend):
+            raise unsupported(args)
+
+    def _record(self, action: str, target: Pose | None, check: str,
+                duration_s: float | None = None) -> None:
+        step: dict[str, Any] = {'step': self.job.current, 'action': action, 'check': check}
+        if target is not None:
+            step['target_m'] = _xyz(target.position)
+            self.last = target
+        if duration_s is not None and check == 'planned':  # a check's plan starts elsewhere
+            step['duration_s'] = round(duration_s, 3)
+            self.job.took(duration_s)
+        self.plan.append(step)
+
+    async def _planned(self, goal: PoseGoal | CartesianGoal, free: bool = False) -> float:
+        """
+        Plan ``goal`` from here and stop before it runs; return its planned duration.
+
+        ``free``: a line that is not feasible (PARTIAL) is planned as a free motion, as
+        the run does.
+        """
+        limits = replace(goal.limits, path_check=preview_check)
+        b = self.ctx.backend
+        try:
+            if isinstance(goal, PoseGoal):
+                result = await b.move_to_pose(replace(goal, limits=limits))
+            else:
+                result = await b.follow_cartesian_path(replace(goal, limits=limits))
+        except PlannedOnly as plan:
+            return plan.duration_s
+        if free and isinstance(goal, CartesianGoal) and result.status is MotionStatus.PARTIAL:
+            return await self._planned(PoseGoal(goal.waypoints[-1], goal.limits, link=self.link))
+        await self.job.moved(replace(result, duration_s=0.0))  # not executable: its error
+        return 0.0
+
+    async def free(self, target: Pose) -> None:
+        """Plan the free motion (from here, as the run would, or as a reachability check)."""
+        took = await self._planned(PoseGoal(target, self.lim, link=self.link))
+        self._record('free', target, 'reachable' if self.moved else 'planned', took)
+        self.moved = True
+
+    async def line(self, target: Pose, free: bool = False) -> None:
+        """Plan the line from here when the arm would be here; else check its end is reachable."""
+        if self.moved:
+            took = await self._planned(PoseGoal(target, self.lim, link=self.link))
+            self._record('line', target, 'reachable', took)
+            return
+        goal = CartesianGoal([target], self.lim, link=self.link, max_step_m=STEP_M)
+        took = await self._planned(goal, free)
+        self._record('line', target, 'planned', took)
+        self.moved = True
+
+    async def touch(self, start: Pose, distance_m: float, force_n: float) -> MotionResult | None:
+        """Record the guarded touch-down: from ``start`` down at most ``distance_m``."""
+        end = (*start.position[:2], start.position[2] - distance_m)
+        self._record('until_contact', self.pose(end, start.orientation), 'contact')
+        return None
+
+    async def release(self) -> None:
+        """Record the opening of the fingers."""
+        self._record('open', None, 'gripper')
+
+    async def grasp(self, force_n: float) -> None:
+        """Record the grasp."""
+        self._record('grasp', None, 'gripper')
+
+    async def here(self) -> Pose:
+        """Return where the previous step would have left the fingertip."""
+        return self.last if self.last is not None else await self.ctx.backend.end_effector_pose(
+            self.base, self.link)

@@ -1,0 +1,60 @@
+"""The guarded speed bound is the truth: at the schema's fastest the impact stays under the cap."""
+
+import anyio
+from mcp import Client
+from mcp_ros_bridge.capabilities.base import fmt
+from mcp_ros_bridge.contract.results import error_block
+import numpy as np
+import pytest
+from sim_support import TableForceProbe
+
+pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
+pytestmark = [pytest.mark.sim, pytest.mark.anyio]
+MODES = ['legacy', '2026-07-28']
+
+
+async def _speed_schema(c: Client) -> dict:
+    tools = {tool.name: tool for tool in (await c.list_tools()).tools}
+    return tools['move_until_contact'].input_schema['properties']['speed_mps']
+
+
+@pytest.mark.parametrize('mode', MODES)
+async def test_guarded_move_at_the_fastest_allowed_speed_stays_under_the_cap(sim_bridge, mode):
+    """Down onto the table at the schema's maximum speed: the physics peak stays under 40 N."""
+    world, cap = sim_bridge.backend.world, sim_bridge.catalog.robot.limits.contact_force_limit_n
+    async with Client(sim_bridge.server, mode=mode) as c:
+        with anyio.fail_after(120):
+            fastest = (await _speed_schema(c))['maximum']
+            r = await c.call_tool('move_arm_to_pose', {'position': {'x': 0.4, 'y': -0.2,
+                                                                    'z': 0.05}})
+            assert not r.is_error, r.content[0].text
+            probe = TableForceProbe(world)
+            world.submit(probe)
+            r = await c.call_tool('move_until_contact', {'direction': 'down',
+                                                         'max_distance_m': 0.1,
+                                                         'speed_mps': fastest})
+            physics_peak = await probe.finish()
+    assert fastest == sim_bridge.catalog.robot.limits.max_guarded_speed_mps
+    assert not r.is_error, r.content[0].text
+    s = r.structured_content
+    assert s['status'] == 'CONTACT' and abs(s['contact']['height_m']) <= 0.002, s
+    assert 5.0 < physics_peak <= 0.75 * cap, physics_peak
+    # the reported peak is the impact (within 1 N of physics); what stopped it is not above it
+    assert abs(s['peak_force_n'] - physics_peak) < 1.0, (s['peak_force_n'], physics_peak)
+    assert s['contact']['force_n'] <= s['peak_force_n'] + 1e-6
+    assert f"peak force {fmt(max(s['peak_force_n'], s['contact']['force_n']), 1)} N" in \
+        r.content[0].text, r.content[0].text
+
+
+@pytest.mark.parametrize('mode', MODES)
+async def test_guarded_move_faster_than_the_bound_is_refused_and_moves_nothing(sim_bridge, mode):
+    """Twice the schema's fastest: a fixable error naming speed_mps and its maximum, arm still."""
+    w = sim_bridge.backend.world
+    async with Client(sim_bridge.server, mode=mode) as c:
+        with anyio.fail_after(60):
+            fastest = (await _speed_schema(c))['maximum']
+            before = w.snapshot()[0][w.arm_qpos].copy()
+            r = await c.call_tool('move_until_contact', {'speed_mps': 2 * fastest})
+    assert r.is_error and error_block(r)['details']['fields'] == ['speed_mps']
+    assert f'{fastest:g}' in r.content[0].text, r.content[0].text
+    assert np.allclose(before, w.snapshot()[0][w.arm_qpos], atol=1e-4)
