@@ -183,7 +183,7 @@ def test_robot_reference_scale(tmp_path):
 def test_lang_zh_picks_chinese():
     en = load_catalog(SHIPPED, kinds=KINDS).get('move_arm_to_pose').description
     zh = load_catalog(SHIPPED, lang='zh', kinds=KINDS).get('move_arm_to_pose').description
-    assert en.startswith('Plan and execute') and not re.search(r'[\u4e00-\u9fff]', en)
+    assert en.startswith('Move the fingertip centre') and not re.search(r'[\u4e00-\u9fff]', en)
     assert zh.startswith('规划并执行')
     # Folded lines are joined without the space YAML inserts between Chinese characters.
     assert not re.search(r'[\u4e00-\u9fff，。；]\s+[\u4e00-\u9fff（]', zh)
