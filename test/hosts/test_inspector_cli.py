@@ -69,13 +69,12 @@ def test_inspector_calls_a_tool_whose_result_schema_uses_refs(node: str, era: st
     assert guarded['outputSchema']['properties']['contact']['properties']['point_m'] == {
         '$ref': '#/$defs/xyz'}
     # each CLI call starts a fresh server: from the start-up pose (fingertips ~0.49 m up) a
-    # 0.3 m line ends in the air; the client compiles the schema with its refs to check it
+    # 5 cm line ends in the air; the client compiles the schema with its refs to check it
     status, out, err = inspector(node, era, '--method', 'tools/call', '--tool-name',
-                                 'move_until_contact', '--tool-arg', 'max_distance_m=0.3',
-                                 '--tool-arg', 'speed_mps=0.1')
+                                 'move_until_contact', '--tool-arg', 'max_distance_m=0.05')
     assert status == 0, (out[-2000:], err[-2000:])
     result = json.loads(out)['structuredContent']
-    assert result['status'] == 'NO_CONTACT' and result['travelled_m'] > 0.29, result
+    assert result['status'] == 'NO_CONTACT' and result['travelled_m'] > 0.049, result
 
 
 def test_inspector_shows_the_error_text_of_an_invalid_call(node: str, era: str) -> None:
