@@ -22,7 +22,8 @@ def arm_joint_array(robot: Mapping[str, Any]) -> dict[str, Any]:
     description names the joints in order: an item needs no text of its own).
     """
     joints, margin = robot['joints'], robot['limits']['joint_limit_margin_rad']
-    items = [{'type': 'number', 'minimum': round(lo + margin, 12), 'maximum': round(hi - margin, 12)}
+    items = [{'type': 'number', 'minimum': round(lo + margin, 12),
+              'maximum': round(hi - margin, 12)}
              for lo, hi in joints['position_limits'][:len(joints['arm'])]]
     return {'type': 'array', 'minItems': len(items), 'maxItems': len(items),
             'prefixItems': items}

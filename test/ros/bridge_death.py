@@ -138,7 +138,8 @@ def kill_mid_motion(directory, horizon_s, duration_s=6.0, fraction=0.15):
     Start a ``duration_s`` joint motion, SIGKILL the bridge once ``fraction`` of it is done.
 
     Return a dict: kill_to_still_s (from the kill to a still arm on /joint_states),
-    moved_before_kill_s and the number of ExecuteTrajectory goals handed over.
+    moved_before_kill_s, the number of ExecuteTrajectory goals handed over and the
+    fraction of the motion covered when the arm came to rest.
     """
     config_dir, config = write_config(directory, horizon_s)
     peer = ros_support.Peer('death_peer')
@@ -187,9 +188,10 @@ def kill_mid_motion(directory, horizon_s, duration_s=6.0, fraction=0.15):
         while watch.still_since(killed) is None:
             assert time.monotonic() < deadline, 'the arm never came to rest'
             pause.wait(0.02)
+        covered = max(abs(q - a) for q, a in zip(fake.arm.positions, start)) / far
         return {'kill_to_still_s': watch.still_since(killed) - killed, 'tries': tries,
                 'moved_before_kill_s': killed - began, 'goals': len(fake.executions),
-                'refused': len(fake.refused)}
+                'refused': len(fake.refused), 'covered_at_rest': covered}
     finally:
         if bridge is not None:
             bridge.kill()
