@@ -6,9 +6,11 @@ of a grid over the table: from 5 cm above the table, ``move_until_contact`` (5 N
 down until the fingertips touch. One row per speed: the contact height error against the table
 top (z = 0), the time from the threshold crossing to the halt and from the halt to a still arm
 (simulated ms), the force on the step that stopped it and the impact peak (the highest force,
-the stop included: median and worst over the spots) against the 40 N contact-force cap, and
-beside it the same line driven with a plain Cartesian move whose 40 N guard stops it. The row
-marked ``max`` is ``limits.max_guarded_speed_mps``, the schema's bound of ``speed_mps``.
+the stop included: median and worst over the spots; and the largest rise of the peak above the
+stop after it) against the 40 N contact-force cap, and beside it the same line driven with a
+plain Cartesian move whose 40 N guard stops it. The row marked ``max`` is
+``limits.max_guarded_speed_mps``, the schema's bound of ``speed_mps``: the fastest row whose
+worst peak stays within 80 % of the cap (the last line names it).
 
 Then ``push_object`` over MCP (in-memory client, a fresh scene each): each object pushed 5 cm
 each way; the displacement along the push and sideways and the tilt are read from the physics
@@ -27,6 +29,7 @@ from smoke import add_flag, check, done
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOWN = (0.0, 1.0, 0.0, 0.0)
+SHARE = 0.8  # the bound's worst impact over the grid stays within this share of the 40 N cap
 GRID = tuple((x, y) for x in (0.3, 0.4, 0.5, 0.6) for y in (-0.4, -0.3, -0.2, -0.1, 0.0))
 
 
@@ -67,8 +70,9 @@ async def run(speeds: list[float], spots: tuple, bound: float) -> None:
     await b.start()
     try:
         print('speed m/s  | spots | height err mm | crossing->halt ms | halt->still ms | '
-              'stopped at N | peak N median | peak N worst | over 40 N | plain 40 N guard '
-              'peak N | ratio', flush=True)
+              'stopped at N | peak N median | peak N worst | rise after stop N | over 40 N | '
+              'plain 40 N guard peak N | ratio', flush=True)
+        fits = []
         for speed in speeds:
             rows = [r for x, y in spots if (r := await one(b, x, y, speed)) is not None]
 
@@ -76,15 +80,21 @@ async def run(speeds: list[float], spots: tuple, bound: float) -> None:
                 return statistics.median(r[key] for r in rows)
             worst = max(r['peak_n'] for r in rows)
             over = sum(r['peak_n'] > 40.0 for r in rows)
+            rise = max(0.0, *(r['peak_n'] - r['stop_n'] for r in rows))
+            if worst <= SHARE * 40.0:
+                fits.append(speed)
             mark = ' max' if speed == bound else '    '
             print(f'{speed:6.4f}{mark} | {len(rows):5d} | {med("height_mm"):13.2f} | '
                   f'{med("reaction_ms"):17.1f} | {med("still_ms"):14.1f} | '
                   f'{med("stop_n"):12.1f} | {med("peak_n"):13.1f} | {worst:12.1f} | '
-                  f'{over:9d} | {med("plain_peak_n"):23.1f} | '
+                  f'{rise:17.1f} | {over:9d} | {med("plain_peak_n"):23.1f} | '
                   f'{med("plain_peak_n") / max(med("peak_n"), 1e-9):.1f}x', flush=True)
-            check(height=med('height_mm'), still=med('still_ms'), peak=worst)
+            check(height=med('height_mm'), still=med('still_ms'), peak=worst, rise=rise)
             if speed == bound:
                 assert worst <= 40.0, f'the bound {bound} m/s let the impact reach {worst:.1f} N'
+        print(f'fastest row with the worst peak <= {SHARE * 40:g} N ({SHARE:.0%} of the cap): '
+              f'{max(fits) if fits else "none"} m/s; limits.max_guarded_speed_mps: {bound} m/s',
+              flush=True)
     finally:
         await b.close()
 
@@ -130,7 +140,8 @@ def main() -> None:
     sys.path.insert(0, REPO)
     from mcp_ros_bridge.catalog.loader import load_robot
     bound = load_robot(os.path.join(REPO, 'config'))[0].limits.max_guarded_speed_mps
-    speeds = [bound] if args.smoke else [bound / 2, bound, 0.01, 0.02, 0.05, 0.1]
+    rows = {bound / 4, bound / 2, bound, 0.0075, 0.01, 0.02, 0.04, 0.05, 0.1}
+    speeds = [bound] if args.smoke else sorted(rows)
     asyncio.run(run(speeds, GRID[1:3] if args.smoke else GRID, bound))
     pushes = [('cylinder', 'forward')] if args.smoke else [
         (n, d) for n in ('cylinder', 'box') for d in ('forward', 'backward', 'left', 'right')]

@@ -21,7 +21,8 @@ SCRIPTS = {
                            r'2026-07-28: \d+ calls, .*True']),
     'bench_guarded_move.py': (('mujoco',), [
         (rf'{NUM} max \| +\d+ \| +{NUM} \| +{NUM} \| +{NUM} \| +{NUM} \| +{NUM} \| +{NUM} \| '
-         rf'+\d+ \| +{NUM} \| {NUM}x'),
+         rf'+{NUM} \| +\d+ \| +{NUM} \| {NUM}x'),
+        rf'fastest row with the worst peak <= {NUM} N \(80% of the cap\): ',
         rf'push cylinder forward 50 mm: moved {NUM} mm, lateral {NUM} mm, tilt {NUM} deg, peak '
         + rf'{NUM} N \(PUSHED\)']),
     'bench_grip_slip.py': (('mujoco',), [

@@ -59,7 +59,7 @@ def test_no_room_or_a_threshold_over_the_limit_is_refused_before_anything_moves(
     with pytest.raises(LimitError, match='contact_force_n'):
         asyncio.run(EnvelopedBackend(TipAt(0.2), ROBOT).move_until_contact(goal(0.1, 80.0)))
     # faster than the impact bound (below the Cartesian speed cap): refused in code too
-    assert ROBOT.limits.max_guarded_speed_mps < 0.02 < ROBOT.limits.max_cartesian_speed_mps
+    assert ROBOT.limits.max_guarded_speed_mps < 0.05 < ROBOT.limits.max_cartesian_speed_mps
     with pytest.raises(LimitError, match='speed_mps'):
-        asyncio.run(EnvelopedBackend(inner, ROBOT).move_until_contact(goal(0.1, speed=0.02)))
+        asyncio.run(EnvelopedBackend(inner, ROBOT).move_until_contact(goal(0.1, speed=0.05)))
     assert inner.motion_calls == []

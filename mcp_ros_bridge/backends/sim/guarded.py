@@ -5,9 +5,10 @@ The planned path may bring the hand, the fingers or a held object into contact
 (that is what the move approaches); the arm links must stay clear, and the
 envelope checks every sample. While it runs, the contact force on the hand,
 the fingers and the held object is measured every physics step (2 ms); on the
-step it exceeds the threshold (net of the start) the arm halts and holds just
-behind that point, and the result says where: the tip, the contact point and
-the force. The world frame of the simulation is the robot base frame.
+step it exceeds the threshold (net of the start) the arm slows down along the
+path, every joint in step, and backs off to just behind that point
+(:mod:`.retreat`); the result says where: the tip, the contact point and the
+force. The world frame of the simulation is the robot base frame.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import numpy as np
 
 from .frames import to_world
 from .motion import ArmMotion, ArmRun
+from .retreat import Retreat
 from .sim_robot import SimRobot
 from .watchdog import ContactGuard
 from .world import World
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
     from .backend import SimBackend
 
 BACKOFF_S = 0.03  # after contact the arm holds where the path was this long before
+RETREAT_S = 0.06  # from the contact to that hold point, at rest
 
 
 def hand_geoms(model: mujoco.MjModel, robot: SimRobot) -> frozenset[str]:
@@ -107,11 +110,43 @@ class GuardedMotion(ArmMotion):
         self.push_peak = 0.0
         self.base: float | None = None
         self.hit: dict[str, Any] | None = None
+        self.retreat: Retreat | None = None
+        self.halt_step = 0
 
     def start(self, world: World) -> None:
         """Remember where the tip starts."""
         super().start(world)
         self.origin = world.data.site_xpos[self.tcp].copy()
+
+    def pre(self, world: World) -> None:
+        """Command the path, or after contact the retreat along it."""
+        if self.retreat is None:
+            super().pre(world)
+            return
+        after = (world.steps + 1 - self.halt_step) * world.model.opt.timestep
+        if after >= self.retreat.duration:
+            world.ctrl_pos[:] = self.retreat.hold()
+            world.ctrl_vel[:] = 0.0
+            world.qfrc_arm[:] = 0.0
+            self.retreat = None
+            return
+        q, qd, qdd = self.retreat.commands(after)
+        world.ctrl_pos[:], world.ctrl_vel[:] = q, qd
+        self._acc_arm[:] = qdd
+        mujoco.mj_mulM(world.model, world.data, self._tau, self._acc)
+        world.qfrc_arm[:] = self._tau_arm
+
+    def _holding(self) -> bool:
+        """Return whether the retreat is over (the arm holds its last point)."""
+        return self.retreat is None
+
+    def _begin_halt(self, world: World, status: MotionStatus, message: str) -> None:
+        super()._begin_halt(world, status, message)
+        if status is MotionStatus.CONTACT_ABORT:
+            dt = world.model.opt.timestep
+            tau0 = min(world.steps - self.s0, self.last) * dt
+            self.retreat = Retreat(self.traj, self._qdd, tau0, self.backoff_s, RETREAT_S)
+            self.halt_step = world.steps
 
     def _guard(self, world: World) -> None:
         d = world.data

@@ -110,6 +110,10 @@ class ArmMotion(Task[ArmRun]):
         d.ctrl[world.vel_act] = 0.0
         d.qfrc_applied[world.arm_dof] = 0.0
 
+    def _holding(self) -> bool:
+        """Return whether the halt has reached its hold (a subclass may move on first)."""
+        return True
+
     def _watch_path(self, world: World, elapsed: float) -> None:
         """Stop when the tip leaves the envelope (the planned path was checked already)."""
         if self.path_check is None or self.tip is None or self.phase == 'halt':
@@ -180,7 +184,7 @@ class ArmMotion(Task[ArmRun]):
             if ((err < self.tol and qd < STILL_RAD_S) or rested
                     or elapsed > self.traj.duration + self.settle_s):
                 return self._result(world, elapsed)
-        elif self.phase == 'halt':
+        elif self.phase == 'halt' and self._holding():
             if self.t_still is None and qd < STILL_RAD_S:
                 self.t_still = world.time
             waited = world.time - (world.time if self.t_halt is None else self.t_halt)
