@@ -137,8 +137,9 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
         'max_cartesian_speed_mps': _POS,
         'contact_force_limit_n': _POS,
         # the fastest guarded approach whose impact stays under contact_force_limit_n
-        # (the Panda's from bench/bench_guarded_move.py; another arm's is its own)
-        'max_guarded_speed_mps': _POS | {'default': 0.03},
+        # (config/robot.yaml: the Panda's, measured by bench/bench_guarded_move.py); an arm
+        # that was not measured gets a third of it
+        'max_guarded_speed_mps': _POS | {'default': 0.01},
         'sensor_max_age_s': _POS,
         # the F/T sensor's rated range per axis: a sample beyond it is rejected as invalid
         'ft_rated_force_n': _POS | {'default': 1000.0},
