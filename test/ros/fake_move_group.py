@@ -56,7 +56,11 @@ class FakeMoveGroup:
         self.events = ExecutionEvents(peer, ros.topics['trajectory_execution_event'].name)
         self.code, self.exec_code, self.duration_s = SUCCESS, SUCCESS, 0.3
         self.solution = None
+        # plan_line(request, joints now) -> [(t, q), ...]: the Cartesian path's answer
+        # (default: a joint-space line to ``solution``)
+        self.plan_line = None
         self.goals, self.executions, self.path_requests = [], [], []
+        self.log = []  # what arrived, in order: 'plan' (MoveGroup), 'path', 'execute'
         self.contacts_at, self.validity_requests = None, []
         self.executing, self.cancel_seen = threading.Event(), threading.Event()
         self.refused = []  # (why, trajectory points) of executions trajectory_execution refused
@@ -124,6 +128,7 @@ class FakeMoveGroup:
     def _move(self, handle):
         goal = handle.request
         self.goals.append(goal)
+        self.log.append('plan')
         feedback, result = MoveGroup.Feedback(state='PLANNING'), MoveGroup.Result()
         handle.publish_feedback(feedback)
         constraints = goal.request.goal_constraints[0]
@@ -163,6 +168,7 @@ class FakeMoveGroup:
 
     def _execute(self, handle):
         self.executions.append(handle.request)
+        self.log.append('execute')
         result = ExecuteTrajectory.Result()
         handle.publish_feedback(ExecuteTrajectory.Feedback(state='MONITOR'))
         done = self._run(points_of(handle.request.trajectory), handle, honour_cancel=False)
@@ -194,7 +200,9 @@ class FakeMoveGroup:
 
     def _cartesian(self, request, response):
         self.path_requests.append(request)
-        points = straight(self.arm.positions, self.solution, self.duration_s)
+        self.log.append('path')
+        points = (self.plan_line(request, self.arm.positions) if self.plan_line else
+                  straight(self.arm.positions, self.solution, self.duration_s))
         response.solution = trajectory_msg(self.joint_names, points)
         response.fraction = 1.0
         response.error_code.val = SUCCESS
