@@ -43,7 +43,10 @@ class FakeMoveGroup:
       executed"), and so is one whose first point is more than
       allowed_start_tolerance (0.01 rad) from the current joints (validate): the
       goal ends CONTROL_FAILED/aborted and the running motion goes on. An
-      execution is reported once the robot stopped (waitForRobotToStop).
+      execution is reported once the robot stopped (waitForRobotToStop). A
+      "stop" between MONITOR and the start of the execution is dropped
+      (execute_trajectory_action_capability.cpp publishes MONITOR after push,
+      before execute(); stopExecution acts only on a running execution).
     """
 
     def __init__(self, peer, config, pub, kinematics=None):
@@ -68,6 +71,9 @@ class FakeMoveGroup:
         # before it is accepted; ``goal_held`` says it is waiting.
         self.hold_goal, self.goal_held, self.release_goal = None, threading.Event(), \
             threading.Event()
+        # before_start(): runs as an accepted execution starts, after MONITOR; a "stop" that
+        # arrives before that finds nothing executing and is dropped, as in MoveIt
+        self.before_start = None
         self._goals_seen = 0
         self._busy, self._push_lock = False, threading.Lock()
         group, node = ReentrantCallbackGroup(), peer.node
@@ -117,7 +123,9 @@ class FakeMoveGroup:
         if self._push(points):
             return None
         try:
-            self.events.stop.clear()
+            if self.before_start is not None:
+                self.before_start()
+            self.events.stop.clear()  # execute(): stopExecution() acts on running ones only
             self.executing.set()
             return self.arm.run(points, lambda: self.events.stop.is_set() or (
                 honour_cancel and handle.is_cancel_requested))
