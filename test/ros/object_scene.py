@@ -7,10 +7,10 @@ numerical IK on the fakes' own FK of the newest pose goal or line, so every
 motion the bridge verifies is where it was sent; :func:`ik_line` answers a
 Cartesian path with a straight line, as MoveIt does. :class:`TableWorld` is the
 test's physics at its seams: a closing gripper takes hold of the object between
-its fingers (its pose then follows the fingertip, published at every arm step: a
-tracker's), an opening one lets
-it rest on the table, and the wrist force rises with how far the lowest thing
-the hand carries is pressed into the table.
+its fingers (its pose then follows the fingertip, published at every arm step,
+as a tracker would), an opening one lets it rest on the table, and the wrist
+force rises with how far the lowest thing the hand carries is pressed into the
+table.
 """
 
 import threading
@@ -178,7 +178,7 @@ class TableWorld:
         arm.on_move = self.on_move
 
     def on_move(self, q):
-        """The arm moved to ``q``: carry the held object, press on the table."""
+        """Carry the held object with the arm now at ``q``; press on the table."""
         tip = self.tip(q)
         if self.held is not None:
             self.poses[self.held].move_to(np.add(tip, self.offset), now=True)
@@ -189,7 +189,7 @@ class TableWorld:
         self.pub.force = (0.0, 0.0, BASE_FORCE_N + TABLE_STIFFNESS_N_PER_M * pressed)
 
     def on_gripper_goal(self, command, open_position):
-        """A gripper goal: closing takes hold of the object at the TCP, opening lets it go."""
+        """Take hold of the object at the TCP on a closing goal; let it go on an opening one."""
         tip = self.tip(self.arm.positions)
         if command.position < open_position - 1e-6:
             near = [n for n, p in self.poses.items()

@@ -67,7 +67,7 @@ async def test_stop_that_races_a_seam_halts_the_segment_it_raced(rig):
 
 async def test_stop_dropped_before_the_raced_segment_starts_is_sent_again(rig):
     """
-    MoveIt drops a "stop" that arrives between MONITOR and the start of the execution.
+    Halt again: MoveIt drops a "stop" arriving between MONITOR and the execution's start.
 
     The raced segment here starts only after the bridge's halt arrived, and its
     controller takes 40 joint-state ticks (80 ms) to move: the halt alone would be

@@ -5,12 +5,13 @@ A ``BridgeServer`` on a real ``RosBackend`` runs both jobs against the typed
 move_group fakes, the GripperActionController fake and a peer publishing the
 objects' poses on ``ros.object_pose_topics`` (:mod:`object_scene`). The fake
 planner answers with a numerical IK (a line: IK along the straight line), so
-each executed trajectory ends where the bridge aimed. The test's world model is the only physics: a closing gripper
-holds the box between its fingers (its published pose then follows the TCP),
-the wrist force rises once the held box is pressed into the table, and an
-opening gripper leaves the box resting on the table. The assertions are on what
-the bridge sent over DDS: which goals, in which order, and the heights, computed
-here from the catalog's sizes and the published poses.
+each executed trajectory ends where the bridge aimed. The test's world model is
+the only physics: a closing gripper holds the box between its fingers (its
+published pose then follows the TCP), the wrist force rises once the held box
+is pressed into the table, and an opening gripper leaves the box resting on the
+table. The assertions are on what the bridge sent over DDS: which goals, in
+which order, and the heights, computed here from the catalog's sizes and the
+published poses.
 """
 
 import contextlib
