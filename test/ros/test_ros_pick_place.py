@@ -43,6 +43,8 @@ async def table(tmp_path, mode):
     """Yield (MCP client, catalog, move_group fake, gripper fake, world) with the objects seen."""
     from test_ros_moveit_checks import FakeGripperController  # the generated control_msgs
     raw = moveit_rig.tagged_yaml(moveit_rig.new_tag(), execution_horizon_s=0.0)  # one goal each
+    # the shipped sensor max age, not the rig's 0.2 s: a loaded machine keeps it
+    raw['limits']['sensor_max_age_s'] = ros_support.shipped_limit('sensor_max_age_s')
     raw['objects']['far_box'] = dict(raw['objects']['box'], colour='green')
     topics = {n: f'/t{os.getpid()}_{tmp_path.name}/{n}_pose' for n in PLACES}
     raw['ros']['object_pose_topics'] = {n: {'name': t} for n, t in topics.items()}
@@ -169,6 +171,7 @@ async def test_plan_only_jobs_send_no_execution_and_no_gripper_goal(tmp_path, mo
     assert place_log == ['path', 'plan', 'plan', 'plan'] and unmoved, place_log
     assert len(gripper.goals) == 2 and len(fake.executions) == 3  # the real pick's only
     assert not place.is_error, ros_support.result_text(place)
+    assert place.structured_content['status'] == 'PLANNED'
     steps = {step['step']: step for step in place.structured_content['plan']}
     assert list(steps) == ['lift', 'carry', 'descend', 'touch', 'release', 'retreat']
     assert [steps[k]['check'] for k in steps] == ['planned', 'reachable', 'reachable',
@@ -176,6 +179,8 @@ async def test_plan_only_jobs_send_no_execution_and_no_gripper_goal(tmp_path, mo
     size = {n: robot.objects[n].size_m for n in ('box', 'cylinder')}
     carry = PLACES['cylinder'][2] + size['cylinder'][2] / 2 + size['box'][2] / 2 + CLEAR_M
     assert steps['carry']['target_m'] == pytest.approx({**TARGET, 'z': carry}, abs=1e-3)
+    start = size['box'][2] / 2 + PLACE_GAP_M + TOUCH_M  # where the guarded touch-down starts
+    assert steps['descend']['target_m'] == pytest.approx({**TARGET, 'z': start}, abs=1e-3)
     assert outside.is_error, ros_support.result_text(outside)
     block = error_block(outside)  # on top of far_box: outside the workspace box
     assert block['code'] == 'INVALID_ARGUMENTS' and block['details']['failed_step'] == 'check'
