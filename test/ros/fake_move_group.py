@@ -43,7 +43,10 @@ class FakeMoveGroup:
       executed"), and so is one whose first point is more than
       allowed_start_tolerance (0.01 rad) from the current joints (validate): the
       goal ends CONTROL_FAILED/aborted and the running motion goes on. An
-      execution is reported once the robot stopped (waitForRobotToStop).
+      execution is reported once the robot stopped (waitForRobotToStop). A
+      "stop" between MONITOR and the start of the execution is dropped
+      (execute_trajectory_action_capability.cpp publishes MONITOR after push,
+      before execute(); stopExecution acts only on a running execution).
     """
 
     def __init__(self, peer, config, pub, kinematics=None):
@@ -56,7 +59,11 @@ class FakeMoveGroup:
         self.events = ExecutionEvents(peer, ros.topics['trajectory_execution_event'].name)
         self.code, self.exec_code, self.duration_s = SUCCESS, SUCCESS, 0.3
         self.solution = None
+        # plan_line(request, joints now) -> [(t, q), ...]: the Cartesian path's answer
+        # (default: a joint-space line to ``solution``)
+        self.plan_line = None
         self.goals, self.executions, self.path_requests = [], [], []
+        self.log = []  # what arrived, in order: 'plan' (MoveGroup), 'path', 'execute'
         self.contacts_at, self.validity_requests = None, []
         self.executing, self.cancel_seen = threading.Event(), threading.Event()
         self.refused = []  # (why, trajectory points) of executions trajectory_execution refused
@@ -64,6 +71,9 @@ class FakeMoveGroup:
         # before it is accepted; ``goal_held`` says it is waiting.
         self.hold_goal, self.goal_held, self.release_goal = None, threading.Event(), \
             threading.Event()
+        # before_start(): runs as an accepted execution starts, after MONITOR; a "stop" that
+        # arrives before that finds nothing executing and is dropped, as in MoveIt
+        self.before_start = None
         self._goals_seen = 0
         self._busy, self._push_lock = False, threading.Lock()
         group, node = ReentrantCallbackGroup(), peer.node
@@ -113,7 +123,9 @@ class FakeMoveGroup:
         if self._push(points):
             return None
         try:
-            self.events.stop.clear()
+            if self.before_start is not None:
+                self.before_start()
+            self.events.stop.clear()  # execute(): stopExecution() acts on running ones only
             self.executing.set()
             return self.arm.run(points, lambda: self.events.stop.is_set() or (
                 honour_cancel and handle.is_cancel_requested))
@@ -124,6 +136,7 @@ class FakeMoveGroup:
     def _move(self, handle):
         goal = handle.request
         self.goals.append(goal)
+        self.log.append('plan')
         feedback, result = MoveGroup.Feedback(state='PLANNING'), MoveGroup.Result()
         handle.publish_feedback(feedback)
         constraints = goal.request.goal_constraints[0]
@@ -163,6 +176,7 @@ class FakeMoveGroup:
 
     def _execute(self, handle):
         self.executions.append(handle.request)
+        self.log.append('execute')
         result = ExecuteTrajectory.Result()
         handle.publish_feedback(ExecuteTrajectory.Feedback(state='MONITOR'))
         done = self._run(points_of(handle.request.trajectory), handle, honour_cancel=False)
@@ -194,7 +208,9 @@ class FakeMoveGroup:
 
     def _cartesian(self, request, response):
         self.path_requests.append(request)
-        points = straight(self.arm.positions, self.solution, self.duration_s)
+        self.log.append('path')
+        points = (self.plan_line(request, self.arm.positions) if self.plan_line else
+                  straight(self.arm.positions, self.solution, self.duration_s))
         response.solution = trajectory_msg(self.joint_names, points)
         response.fraction = 1.0
         response.error_code.val = SUCCESS

@@ -109,6 +109,7 @@ class FakeArm:
         """Drive ``pub.joint_msg`` for the arm joints."""
         self.pub, self.n = pub, len(arm_joints)
         self.pub.joint_msg.velocity = [0.0] * len(self.pub.joint_msg.name)
+        self.on_move = None  # called with the joints at every step (the test's world model)
 
     @property
     def positions(self):
@@ -119,6 +120,8 @@ class FakeArm:
         msg = self.pub.joint_msg
         msg.position = list(q) + list(msg.position[self.n:])
         msg.velocity = list(v) + [0.0] * (len(msg.name) - self.n)
+        if self.on_move is not None:
+            self.on_move(list(q))
 
     def run(self, points, should_stop):
         """

@@ -57,6 +57,13 @@ def robot_yaml(max_age_s=0.2, **ros_overrides):
     return raw
 
 
+def shipped_limit(name):
+    """Return ``limits.<name>`` of the shipped robot.yaml (e.g. its ``sensor_max_age_s``)."""
+    import yaml
+    with open(os.path.join(REPO, 'config', 'robot.yaml'), encoding='utf-8') as f:
+        return yaml.safe_load(f)['limits'][name]
+
+
 def _counter():
     n = 0
     while True:

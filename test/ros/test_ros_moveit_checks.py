@@ -78,9 +78,10 @@ class FakeGripperController:
     the object's width; the finger joints are published in /joint_states.
     """
 
-    def __init__(self, peer, name, pub, object_width_m):
-        """Serve GripperCommand on ``name``."""
+    def __init__(self, peer, name, pub, object_width_m, on_goal=None):
+        """Serve GripperCommand on ``name``; ``on_goal(command)`` runs as the fingers move."""
         self.pub, self.object_width_m, self.goals = pub, object_width_m, []
+        self.on_goal = on_goal
         self.server = rclpy_action.ActionServer(peer.node, control_action.GripperCommand, name,
                                                 self._execute)
         peer.after_spin.append(self.server.destroy)
@@ -88,6 +89,8 @@ class FakeGripperController:
     def _execute(self, handle):
         command = handle.request.command
         self.goals.append(command)
+        if self.on_goal is not None:
+            self.on_goal(command)
         finger = max(command.position, self.object_width_m / 2)
         msg = self.pub.joint_msg
         sent = self.pub.published['joints']

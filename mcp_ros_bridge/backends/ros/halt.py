@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+import contextlib
 import time
 from typing import Any
 
@@ -83,3 +84,22 @@ class Halter:
                 last_send = time.monotonic()
             await asyncio.sleep(POLL_S)
         return False, time.monotonic() - start, why
+
+
+async def halt_until(halt: Callable[[], Awaitable[dict[str, Any]]],
+                     ended: asyncio.Event) -> dict[str, Any]:
+    """
+    Halt an execution MoveIt accepted after a stop, and again until its goal has ended.
+
+    MoveIt publishes MONITOR before it starts executing and drops a "stop" that
+    arrives in between (execute_trajectory_action_capability.cpp, then
+    trajectory_execution_manager.cpp ``stopExecution``: running executions only);
+    an arm whose controller has not started yet looks still, so one halt can be
+    lost. Returns the last halt's report (after the goal ended: still or not).
+    """
+    halted = await halt()
+    while not ended.is_set():
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(ended.wait(), RESEND_S)
+        halted = await halt()
+    return halted

@@ -26,6 +26,7 @@ from mcp_ros_bridge.backends.ros import (cartesian, error_codes, execution, goal
                                          plan_check, tcp)
 from mcp_ros_bridge.backends.ros.actions import ActionOutcome, call_service, GoalRunner
 from mcp_ros_bridge.backends.ros.guard import ForceGuard
+from mcp_ros_bridge.backends.ros.halt import halt_until
 from mcp_ros_bridge.backends.ros.messages import (build_message, detect_distro, import_interface,
                                                   message_to_dict)
 from mcp_ros_bridge.catalog.robot import RobotConfig
@@ -181,22 +182,27 @@ class MoveItInterface:
         loop = asyncio.get_running_loop()
         deadline, took = loop.time() + limits.timeout_s, 0.0
         late: list[asyncio.Future[dict[str, Any]]] = []
+        ended = asyncio.Event()  # the segment in hand has its result
 
         def halt_a_late_start(feedback: Any) -> None:
             # A stop raced the hand-over of a segment: halt it once MoveIt executes it.
             if self._runner.stop_count != stops and not late and self._halt is not None:
-                late.append(asyncio.ensure_future(self._halt()))
+                late.append(asyncio.ensure_future(halt_until(self._halt, ended)))
         async with self._make_guard(limits) as guard:
             halting = asyncio.ensure_future(self._halt_when(guard.event))
             try:
                 for k, segment in enumerate(segments):
                     goal = build_message(action.Goal,
                                          cartesian.build_execute_goal(segment, distro))
-                    outcome = await self._runner.run(
-                        client, goal, name=name, timeout_s=max(0.0, deadline - loop.time()),
-                        interrupt=guard.event, progress=progress,
-                        describe=horizon.progress_of(k, len(segments), state_progress,
-                                                     halt_a_late_start))
+                    ended.clear()
+                    try:
+                        outcome = await self._runner.run(
+                            client, goal, name=name, timeout_s=max(0.0, deadline - loop.time()),
+                            interrupt=guard.event, progress=progress,
+                            describe=horizon.progress_of(k, len(segments), state_progress,
+                                                         halt_a_late_start))
+                    finally:
+                        ended.set()
                     took += outcome.duration_s
                     if guard.event.is_set() or not execution.ended_well(outcome):
                         break
