@@ -92,7 +92,11 @@ async def test_every_executor_and_ingest_mode_on_real_dds(executor, ingest):
         done, loop = asyncio.Event(), asyncio.get_running_loop()
         wrench.watcher = lambda _: (loop.call_soon_threadsafe(done.set)
                                     if wrench.count >= 50 else None)
-        await asyncio.wait_for(done.wait(), 20.0)
+        try:
+            await asyncio.wait_for(done.wait(), 20.0)
+        except TimeoutError:  # say what arrived instead, so the cause can be found
+            pytest.fail(f'{wrench.count} valid wrench samples in 20 s; rejected '
+                        f'{wrench.rejections.counts()}; published {pub.published}')
         samples = await backend.wrench_samples(50)
         assert samples.samples[-1][:3] == (1.0, 2.0, 3.0)
         assert samples.frame_id == config.ft_frame and list(samples.stamps) == \
