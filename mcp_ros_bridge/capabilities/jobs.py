@@ -119,3 +119,11 @@ class Job:
         return Outcome(text, s, is_error=True, error_code=code,
                        error_details={**details, 'failed_step': self.current,
                                       'steps_done': done_list, 'state': state, **extra})
+
+
+async def refuse_while_holding(ctx: CallContext, fix: str) -> None:
+    """Refuse a job that needs empty fingers while the gripper holds an object (advice ``fix``)."""
+    grip = await ctx.backend.gripper_state()
+    if grip.status is GripStatus.HOLDING:
+        raise BackendError('REJECTED', t('pick_holding', object=grip.object_name or '?'),
+                           advice=t(fix))

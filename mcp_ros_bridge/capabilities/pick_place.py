@@ -19,7 +19,8 @@ from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTI
                                               Outcome, output_schema)
 from mcp_ros_bridge.capabilities.job_preview import planned_job, preview_or_run
 from mcp_ros_bridge.capabilities.job_steps import STEP_PLAN, Steps
-from mcp_ros_bridge.capabilities.jobs import Job, JOB_FIELDS, StepFailed
+from mcp_ros_bridge.capabilities.jobs import (Job, JOB_FIELDS, refuse_while_holding,
+                                              StepFailed)
 from mcp_ros_bridge.capabilities.object_heights import grasp_z
 from mcp_ros_bridge.capabilities.placing import (APPROACH_M, place_outcome, PlacePlan,
                                                  plan_place, verify_place)
@@ -66,10 +67,7 @@ async def pick_steps(ctx: CallContext, args: dict[str, Any], job: Job, do: Steps
     """Pick a known object: open, above, descend, grasp, lift, verify (``do`` runs or plans)."""
     name, b, base = args['object'], ctx.backend, ctx.robot.base_frame
     async with job.step('check'):
-        grip = await b.gripper_state()
-        if grip.status is GripStatus.HOLDING:
-            raise BackendError('REJECTED', t('pick_holding', object=grip.object_name or '?'),
-                               advice=t('pick_holding_fix'))
+        await refuse_while_holding(ctx, 'pick_holding_fix')
         pose = await b.object_pose(name, base)
     x, y, gz = pose.position[0], pose.position[1], grasp_z(pose)
     q, above = _down(_finger_yaw(pose)), gz + APPROACH_M

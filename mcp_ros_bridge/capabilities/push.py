@@ -22,7 +22,8 @@ from mcp_ros_bridge.capabilities.base import (CallContext, fmt, Kind, MOTION, NU
                                               output_schema)
 from mcp_ros_bridge.capabilities.gripper import CLOSE_TOLERANCE_M
 from mcp_ros_bridge.capabilities.guarded import approach
-from mcp_ros_bridge.capabilities.jobs import Job, JOB_FIELDS, StepFailed
+from mcp_ros_bridge.capabilities.jobs import (Job, JOB_FIELDS, refuse_while_holding,
+                                              StepFailed)
 from mcp_ros_bridge.capabilities.push_plan import check_push, plan_push
 from mcp_ros_bridge.capabilities.scene_changes import (add_scene_changes, scene_before,
                                                        SCENE_CHANGES, tilt_deg)
@@ -105,10 +106,7 @@ async def run_push_object(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     scene: dict[str, Pose] = {}
     try:
         async with job.step('check'):
-            grip = await b.gripper_state()
-            if grip.status is GripStatus.HOLDING:
-                raise BackendError('REJECTED', t('pick_holding', object=grip.object_name or '?'),
-                                   advice=t('push_holding_fix'))
+            await refuse_while_holding(ctx, 'push_holding_fix')
             start = await b.object_pose(name, base)
             scene = await scene_before(ctx)
             check_push(ctx.robot, name, start, direction, distance,
