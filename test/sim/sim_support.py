@@ -49,6 +49,25 @@ async def running(cfg: RobotConfig | None = None, **kwargs):
         await backend.close()
 
 
+async def calls_in_chinese(calls, mode='2026-07-28', timeout_s=180.0):
+    """Serve the fast simulation in Chinese, make ``calls`` (tool, args) in order, return them."""
+    import anyio
+    from mcp import Client
+    from mcp_ros_bridge.messages import speaking
+    from mcp_ros_bridge.server.app import build, ServeOptions
+    with speaking('zh'):  # as serve(): the backend starts in the served language
+        bridge, backend = await build(ServeOptions(sim_speed=0, watch=False, lang='zh'))
+    results = []
+    try:
+        async with Client(bridge.server, mode=mode) as c:
+            with anyio.fail_after(timeout_s):
+                for tool, args in calls:
+                    results.append(await c.call_tool(tool, args))
+    finally:
+        await backend.close()
+    return results
+
+
 async def drive_into_table(backend) -> MotionResult:
     """Drive the fingertips 0.18 m down into the table (collision checks off, 30 N guard)."""
     above = await backend.move_to_pose(PoseGoal(down(0.35, -0.25, 0.08), limits()))

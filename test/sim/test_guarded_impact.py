@@ -26,6 +26,17 @@ async def _speed_schema(c: Client) -> dict:
     return tools['move_until_contact'].input_schema['properties']['speed_mps']
 
 
+async def _touch_table(c, world, tool, args, speed):
+    """Call ``tool`` to the start, then go down onto the table; return the result, physics peak."""
+    r = await c.call_tool(tool, args)
+    assert not r.is_error, r.content[0].text
+    probe = TableForceProbe(world)
+    world.submit(probe)
+    r = await c.call_tool('move_until_contact', {'direction': 'down', 'max_distance_m': 0.1,
+                                                 'speed_mps': speed})
+    return r, await probe.finish()
+
+
 @pytest.mark.parametrize('mode', MODES)
 async def test_guarded_move_at_the_fastest_allowed_speed_stays_under_the_cap(sim_bridge, mode):
     """Down onto the table at the schema's maximum speed: the physics peak stays under 40 N."""
@@ -33,15 +44,8 @@ async def test_guarded_move_at_the_fastest_allowed_speed_stays_under_the_cap(sim
     async with Client(sim_bridge.server, mode=mode) as c:
         with anyio.fail_after(120):
             fastest = (await _speed_schema(c))['maximum']
-            r = await c.call_tool('move_arm_to_pose', {'position': {'x': 0.4, 'y': -0.2,
-                                                                    'z': 0.05}})
-            assert not r.is_error, r.content[0].text
-            probe = TableForceProbe(world)
-            world.submit(probe)
-            r = await c.call_tool('move_until_contact', {'direction': 'down',
-                                                         'max_distance_m': 0.1,
-                                                         'speed_mps': fastest})
-            physics_peak = await probe.finish()
+            r, physics_peak = await _touch_table(c, world, 'move_arm_to_pose', {
+                'position': {'x': 0.4, 'y': -0.2, 'z': 0.05}}, fastest)
     assert fastest == sim_bridge.catalog.robot.limits.max_guarded_speed_mps
     assert not r.is_error, r.content[0].text
     s = r.structured_content
@@ -61,14 +65,8 @@ async def test_after_the_stop_the_force_only_decays_where_the_wrist_turns(sim_br
     async with Client(sim_bridge.server, mode=mode) as c:
         with anyio.fail_after(120):
             speed = speed or (await _speed_schema(c))['maximum']
-            r = await c.call_tool('move_arm_joints', {'positions': WRIST_TURNS})
-            assert not r.is_error, r.content[0].text
-            probe = TableForceProbe(world)
-            world.submit(probe)
-            r = await c.call_tool('move_until_contact', {'direction': 'down',
-                                                         'max_distance_m': 0.1,
-                                                         'speed_mps': speed})
-            physics_peak = await probe.finish()
+            r, physics_peak = await _touch_table(c, world, 'move_arm_joints',
+                                                 {'positions': WRIST_TURNS}, speed)
     assert not r.is_error, r.content[0].text
     s = r.structured_content
     assert s['status'] == 'CONTACT' and abs(s['contact']['height_m']) <= 0.002, s

@@ -5,10 +5,10 @@ import math
 import anyio
 from mcp import Client
 from mcp_ros_bridge.contract.results import error_block
-from mcp_ros_bridge.messages import speaking
 from mcp_ros_bridge.server.app import build, ServeOptions
 import numpy as np
 import pytest
+from sim_support import calls_in_chinese
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
@@ -154,15 +154,8 @@ async def test_place_failures_say_the_step_and_what_already_happened(sim_bridge,
 
 async def test_job_texts_in_chinese():
     """Under --lang zh the pick report and a place failure read Chinese, numbers unchanged."""
-    with speaking('zh'):
-        bridge, backend = await build(ServeOptions(sim_speed=0, watch=False, lang='zh'))
-    try:
-        async with Client(bridge.server, mode='2026-07-28') as c:
-            with anyio.fail_after(180):
-                picked = await c.call_tool('pick_object', {'object': 'box'})
-                wrong = await c.call_tool('place_object', {'on': 'box'})
-    finally:
-        await backend.close()
+    picked, wrong = await calls_in_chinese([('pick_object', {'object': 'box'}),
+                                            ('place_object', {'on': 'box'})])
     assert picked.content[0].text.startswith('HOLDING：已夹持 box'), picked.content[0].text
     assert '正夹持 box，指尖位于 z 0.125 m' in wrong.content[0].text, wrong.content[0].text
 

@@ -5,10 +5,9 @@ import math
 import anyio
 from mcp import Client
 from mcp_ros_bridge.contract.results import error_block
-from mcp_ros_bridge.messages import speaking
-from mcp_ros_bridge.server.app import build, ServeOptions
 import numpy as np
 import pytest
+from sim_support import calls_in_chinese
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
@@ -131,14 +130,7 @@ async def test_a_push_that_tips_the_object_says_so_and_names_the_other_object_mo
 
 async def test_push_texts_in_chinese():
     """Under --lang zh the push report reads Chinese with the same numbers."""
-    with speaking('zh'):
-        bridge, backend = await build(ServeOptions(sim_speed=0, watch=False, lang='zh'))
-    try:
-        async with Client(bridge.server, mode='2026-07-28') as c:
-            with anyio.fail_after(180):
-                r = await c.call_tool('push_object', {'object': 'box', 'direction': 'left',
-                                                      'distance_m': 0.03})
-    finally:
-        await backend.close()
+    push = {'object': 'box', 'direction': 'left', 'distance_m': 0.03}
+    (r,) = await calls_in_chinese([('push_object', push)])
     assert not r.is_error, r.content[0].text
     assert r.content[0].text.startswith('PUSHED：box 移动了'), r.content[0].text

@@ -2,12 +2,9 @@
 
 import re
 
-import anyio
-from mcp import Client
 from mcp_ros_bridge.messages import speaking
-from mcp_ros_bridge.server.app import build, ServeOptions
 import pytest
-from sim_support import drive_into_table, load_config, running
+from sim_support import calls_in_chinese, drive_into_table, load_config, running
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
@@ -28,16 +25,7 @@ ENGLISH = re.compile(r'\b(followed|holding position|nothing was|Opened|the path|
 @pytest.mark.parametrize('mode', ['legacy', '2026-07-28'])
 async def test_cartesian_gripper_and_stop_results_read_chinese(mode):
     """Under --lang zh the simulation's own result messages are Chinese, numbers unchanged."""
-    with speaking('zh'):  # as serve(): the backend starts in the served language
-        bridge, backend = await build(ServeOptions(sim_speed=0, watch=False, lang='zh'))
-    results = {}
-    try:
-        async with Client(bridge.server, mode=mode) as c:
-            with anyio.fail_after(120):
-                for tool, args in CALLS:
-                    results[tool] = await c.call_tool(tool, args)
-    finally:
-        await backend.close()
+    results = dict(zip((tool for tool, _ in CALLS), await calls_in_chinese(CALLS, mode, 120.0)))
     for tool, r in results.items():
         text = r.content[0].text
         message = (r.structured_content or {}).get('message', '')
