@@ -2,7 +2,7 @@
 
 from types import SimpleNamespace
 
-from mcp_ros_bridge.backends.ros.line_check import arm_contacts, spread
+from mcp_ros_bridge.backends.ros.line_contacts import arm_contacts, spread
 
 HAND = frozenset({'panda_hand', 'panda_leftfinger', 'panda_rightfinger'})
 

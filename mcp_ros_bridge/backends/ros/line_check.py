@@ -8,8 +8,8 @@ link, and a contact of a robot link outside ``moveit.hand_links`` (the hand and
 fingers; an attached, held object counts as the hand's) refuses the line before
 anything moves. The states are checked in order up to the first one where the
 hand touches something (the force guard stops the move there), evenly spaced
-(:data:`MAX_STATES` per line: an obstacle thinner than their spacing can pass
-unseen). Without ``hand_links`` the line is not checked (the wrist force guard
+(``line_contacts.MAX_STATES`` per line: an obstacle thinner than their spacing can
+pass unseen). Without ``hand_links`` the line is not checked (the wrist force guard
 stops any touch).
 """
 
@@ -19,32 +19,13 @@ from typing import Any, TYPE_CHECKING
 
 from mcp_ros_bridge.backends.port import BackendError
 from mcp_ros_bridge.backends.ros.actions import call_service
+from mcp_ros_bridge.backends.ros.line_contacts import arm_contacts, spread
 from mcp_ros_bridge.backends.ros.messages import build_message
 from mcp_ros_bridge.backends.ros.plan_check import samples
 from mcp_ros_bridge.messages import t
 
 if TYPE_CHECKING:
     from mcp_ros_bridge.backends.ros.moveit import MoveItInterface
-
-ROBOT_LINK = 0  # moveit_msgs/ContactInformation body types
-MAX_STATES = 25  # states checked along one line (evenly spaced, the last included)
-
-
-def arm_contacts(contacts: Any, hand: frozenset[str]) -> list[str]:
-    """Return ``a<->b`` for each contact that involves a robot link outside ``hand``."""
-    out = []
-    for c in contacts:
-        bodies = ((c.contact_body_1, c.body_type_1), (c.contact_body_2, c.body_type_2))
-        if any(kind == ROBOT_LINK and name not in hand for name, kind in bodies):
-            out.append(f'{c.contact_body_1}<->{c.contact_body_2}')
-    return out
-
-
-def spread(n: int, most: int = MAX_STATES) -> list[int]:
-    """Return up to ``most`` indices of ``n`` samples, evenly spaced, first and last included."""
-    if n <= most:
-        return list(range(n))
-    return sorted({round(i * (n - 1) / (most - 1)) for i in range(most)})
 
 
 async def check_arm_clear(moveit: MoveItInterface, plan: dict[str, Any]) -> None:

@@ -132,7 +132,7 @@ class RosRuntime:
         if now == 0 and getattr(clock, 'ros_time_is_active', False):
             from mcp_ros_bridge.backends.ros.clock import no_clock_error
             raise no_clock_error()
-        return now * 1e-9
+        return float(now) * 1e-9
 
     def shutdown(self) -> None:
         """Stop spinning, then shut the executor down, destroy the node, shut the context down."""
