@@ -59,7 +59,9 @@ class Halter:
         """
         Return (still, seconds waited, why not) after re-sending "stop" while it moves.
 
-        Without fresh joint states at all it answers at once: there is nothing to wait for.
+        Joint states that are missing or stale are waited for as long as a moving arm
+        is: late samples (a loaded machine, a driver that just started) confirm the
+        stop when they come; only after ``timeout_s`` without them is it unconfirmed.
         """
         start = last_send = time.monotonic()
         before: JointStates | None = None
@@ -68,8 +70,6 @@ class Halter:
             try:
                 now = await read()
             except BackendError as err:
-                if before is None:
-                    return False, time.monotonic() - start, err.message
                 why = err.message
             else:
                 if before is not None and now.stamp > before.stamp:
