@@ -241,9 +241,11 @@ async def test_fresh_wrench_and_joint_states_through_mcp(rig, mode):
                 s = result.structured_content
                 assert s['filter'] == kind and s['frame'] == rig.config.ft_frame
                 assert s['window_s'] <= 0.05  # 50 samples at 1 kHz, less if some came late
-                # A window holds what arrived in it: a loaded machine's publisher sends fewer
-                # than 1 kHz, and the read says how many it used rather than waiting for more.
-                assert s['samples_used'] == 1 if kind == 'raw' else 2 <= s['samples_used'] <= 51
+                # A window holds what arrived in it, by stamp: a loaded machine's publisher
+                # sends fewer than 1 kHz, or a burst of late timer callbacks with stamps close
+                # together, so the count is the publisher's; the window's span is the read's.
+                used = s['samples_used']
+                assert used == 1 if kind == 'raw' else used >= 1, s
                 assert 0.0 <= s['age_s'] < MAX_AGE_S
                 assert s['values'] == pytest.approx(PUBLISHED, abs=1e-3)
                 assert s['force_magnitude_n'] == pytest.approx(14 ** 0.5, abs=1e-3)
