@@ -23,7 +23,6 @@ class _NoRos(importlib.abc.MetaPathFinder):
         if ROS_MODULES.match(name.partition('.')[0]):
             raise ModuleNotFoundError(f'No module named {name!r} (ROS is hidden here)',
                                       name=name)
-        return None
 
 
 sys.meta_path.insert(0, _NoRos())
