@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcp_ros_bridge.capabilities import (gripper, guarded, imaging, motion, objects,
+from mcp_ros_bridge.capabilities import (gripper, guarded, imaging, lease, motion, objects,
                                          pick_place, push, relative_motion, ros_bindings,
                                          sensing, tare)
 from mcp_ros_bridge.capabilities.base import CallContext, Kind, Outcome
@@ -10,7 +10,7 @@ from mcp_ros_bridge.capabilities.base import CallContext, Kind, Outcome
 KINDS: dict[str, Kind] = {
     k.name: k
     for module in (motion, relative_motion, guarded, pick_place, push, gripper, sensing, tare,
-                   objects, imaging, ros_bindings)
+                   objects, imaging, ros_bindings, lease)
     for k in module.KINDS
 }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from mcp_ros_bridge.backends.port import Image, ProgressFn, RobotBackend
 from mcp_ros_bridge.catalog.bindings import Binding
@@ -27,6 +27,15 @@ class Outcome:
     error_details: dict[str, Any] = field(default_factory=dict)
 
 
+class LeaseRelease(NamedTuple):
+    """What releasing did: whether the caller held it, who holds it now, how long it runs."""
+
+    released: bool
+    held_by: str = ''    # the client that holds it now (another one), '' when nobody does
+    left_s: float = 0.0  # how long that lease still runs without a call of its holder
+    leasing: bool = True  # False: leases are off on this bridge
+
+
 @dataclass
 class CallContext:
     """Everything a capability may use for one call."""
@@ -37,6 +46,8 @@ class CallContext:
     progress: ProgressFn | None = None
     preempted: bool = False  # a stop call found a motion holding the arm and cancelled it
     shared: dict[str, Any] = field(default_factory=dict)  # kept across calls (the F/T tare)
+    # release_robot: ends the caller's lease (set by the call pipeline, which knows the caller)
+    release_lease: Callable[[], LeaseRelease] | None = None
 
     def bound(self, form: type[_Form]) -> _Form:
         """Return the tool's binding as ``form`` (the loader built it for this kind)."""

@@ -19,14 +19,14 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from mcp_ros_bridge.messages import (console, contract, grip, manipulation, moveit, push,
-                                     refusals, reload, results, robots, ros, ros_motion, sensing,
-                                     sim, transport)
+from mcp_ros_bridge.messages import (console, contract, grip, lease, manipulation, moveit,
+                                     push, refusals, reload, results, robots, ros, ros_motion,
+                                     sensing, sim, transport)
 
 LANGS = ('en', 'zh')
-TABLES = (console.TABLE, contract.TABLE, grip.TABLE, manipulation.TABLE, moveit.TABLE,
-          push.TABLE, refusals.TABLE, reload.TABLE, results.TABLE, robots.TABLE, ros.TABLE,
-          ros_motion.TABLE, sensing.TABLE, sim.TABLE, transport.TABLE)
+TABLES = (console.TABLE, contract.TABLE, grip.TABLE, lease.TABLE, manipulation.TABLE,
+          moveit.TABLE, push.TABLE, refusals.TABLE, reload.TABLE, results.TABLE, robots.TABLE,
+          ros.TABLE, ros_motion.TABLE, sensing.TABLE, sim.TABLE, transport.TABLE)
 MESSAGES: dict[str, tuple[str, str]] = {k: v for table in TABLES for k, v in table.items()}
 _LANG: ContextVar[str] = ContextVar('mcp_ros_bridge_lang', default='en')
 

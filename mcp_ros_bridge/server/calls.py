@@ -3,7 +3,8 @@ The ``tools/call`` pipeline: contract, safety, capability, result, audit.
 
 Order per call: look up the tool (unknown → JSON-RPC error), validate strictly
 (nothing reaches the backend otherwise), fill defaults, then for motion tools
-rate limit, approval, idempotency and the one-motion arbiter, then the
+operator hold, lease (server/leased.py), rate limit, approval, idempotency and
+the one-motion arbiter, then the
 capability on the enveloped backend. Cancellation, a vanished requester or
 stop_arm during a motion stops the robot (awaited in a shielded, bounded scope)
 before the arm is released and the cancellation propagates (deadman).
@@ -43,6 +44,7 @@ from mcp_ros_bridge.server import heartbeat
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.console.hold import held_result
 from mcp_ros_bridge.server.identity import peer, RequestContext, requester_key, session_scope
+from mcp_ros_bridge.server.leased import lease_scope, LeaseGate
 from mcp_ros_bridge.server.live_config import carry_over
 from mcp_ros_bridge.server.repeats import run_once
 from mcp_ros_bridge.server.stopped import note_where_stopped, stopped_result
@@ -64,6 +66,7 @@ class CallSettings:
     read_timeout_s: float = 15.0
     stop_wait_s: float = 5.0
     heartbeat_timeout_s: float = 0.0  # 0: off (server/heartbeat.py)
+    lease_ttl_s: float = 60.0  # a motion's session holds the arm this long after its last call
     lang: str = 'en'  # of every result and error text (messages.LANGS)
 
 
@@ -80,6 +83,7 @@ class CallPipeline:
         self.idempotency = IdempotencyCache(settings.idempotency_ttl_s)
         self.approvals = IssuedApprovals()
         self.rate = RateLimiter(settings.motion_rate_per_s, settings.motion_burst)
+        self.leases = LeaseGate(settings.lease_ttl_s)
         self.shared: dict[str, Any] = {}  # state capabilities keep across calls (F/T tare)
         self.desk: OperatorDesk | None = None  # the operator console, when one is served
         self.progress_watchers: list[Callable[[str, float, str], None]] = []
@@ -164,6 +168,7 @@ class CallPipeline:
             return error_result(text, 'INVALID_ARGUMENTS',
                                 {'fields': [problem_field(p) for p in problems]})
         args = fill_defaults(spec.input_schema, args)
+        self.leases.renew(ctx)  # any valid call of the holder keeps its lease
         if kind.preempts:
             return await self._run(ctx, spec, kind, args)
         if not kind.motion:
@@ -182,7 +187,7 @@ class CallPipeline:
         scope = session_scope(ctx)
         repeat = key is not None and self.idempotency.known(scope, spec.name, key)
         if not repeat:
-            refusal = await self._refusal(ctx, spec)
+            refusal = await self._refusal(ctx, spec, moves=not args.get('plan_only'))
             if refusal is not None:
                 return refusal
         if spec.requires_approval and not repeat:
@@ -201,10 +206,14 @@ class CallPipeline:
         return await run_once(self.idempotency, scope, spec.name, key, args,
                               lambda: self._hold_and_run(ctx, spec, kind, args, epoch))
 
-    async def _refusal(self, ctx: RequestContext,
-                       spec: ToolSpec) -> types.CallToolResult | None:
+    async def _refusal(self, ctx: RequestContext, spec: ToolSpec,
+                       moves: bool) -> types.CallToolResult | None:
         if self.arbiter.held_since is not None:
             return held_result(spec.name, self.arbiter.held_since)
+        if moves:  # a preview moves nothing: it neither needs nor takes the lease
+            leased = self.leases.claim(ctx, spec.name)
+            if leased is not None:
+                return leased
         running = self.arbiter.running
         if running is not None and running.preempted_by:
             # The held motion is already being stopped (stop_arm, cancel, deadman): a new
@@ -263,8 +272,11 @@ class CallPipeline:
             return isinstance(request, tuple) and request[0] == session and (
                 request_id is None or request[1] == request_id)
 
-        if self.arbiter.preempt(why, started_by):
+        stopped = self.arbiter.preempt(why, started_by)
+        if stopped:
             log.warning('%s mid-motion; stopping the arm', t(why))
+        if stopped or request_id is None:  # a vanished holder loses its lease with the stop
+            self.leases.session_ended(session)
 
     async def _run(self, ctx: RequestContext, spec: ToolSpec, kind: Kind, args: dict[str, Any],
                    timeout: float | None = None) -> types.CallToolResult:
@@ -276,8 +288,10 @@ class CallPipeline:
             except Exception:  # progress is best effort
                 log.debug('progress notification failed', exc_info=True)
 
+        scope = lease_scope(ctx)
         call_ctx = CallContext(self.backend, self.catalog.robot, spec.binding, progress,
-                               shared=self.shared)
+                               shared=self.shared,
+                               release_lease=lambda: self.leases.release(scope))
         try:
             if kind.preempts:
                 call_ctx.preempted = self.arbiter.preempt('why_stop_arm')

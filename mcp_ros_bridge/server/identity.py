@@ -78,6 +78,12 @@ def client_connection(ctx: RequestContext) -> Connection:
     return connection
 
 
+def client_name(ctx: RequestContext) -> str:
+    """Return the name the client gave itself (clientInfo), '' when it gave none."""
+    params = client_connection(ctx).client_params
+    return params.client_info.name if params is not None else ''
+
+
 def requester_key(ctx: RequestContext) -> tuple[str, str] | None:
     """Return (HTTP session id, JSON-RPC id) of a handshake-era HTTP call, else None."""
     session = http_session(ctx)

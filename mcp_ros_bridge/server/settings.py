@@ -96,6 +96,10 @@ class ServeOptions:
     heartbeat_timeout_s: float = _setting(_CALLS.heartbeat_timeout_s, 'during a motion, ping '
                                           'the client; stop the arm when a ping is unanswered '
                                           'this many seconds; 0: off', low=0)
+    lease_ttl_s: float = _setting(_CALLS.lease_ttl_s, 'a session that moves the arm holds '
+                                  'its lease this many seconds after its last call (motions of '
+                                  'other sessions are refused ROBOT_LEASED meanwhile); 0: off',
+                                  low=0)
     console: bool = _setting(True, 'serve the operator console (/console beside /mcp over HTTP; '
                              'over stdio on --console-port)', flag='--no-console')
     console_port: int = _setting(-1, 'stdio: serve the operator console on this loopback port '

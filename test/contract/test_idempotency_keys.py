@@ -39,6 +39,7 @@ async def test_keys_belong_to_one_http_session_and_compare_numbers_by_value() ->
                 b = await RawSession(h, url, {}).start()
                 first = await a.call('move_arm_to_pose', dict(TARGET, idempotency_key='k'))
                 again = await a.call('move_arm_to_pose', dict(SAME_TARGET, idempotency_key='k'))
+                await a.call('release_robot', {})  # A's lease: B may move now
                 other = await b.call('move_arm_to_pose', dict(TARGET, idempotency_key='k'))
                 newline = await a.call('move_arm_to_pose',
                                        dict(TARGET, idempotency_key='k2\n'))

@@ -40,6 +40,7 @@ VALID_CALLS: dict[str, dict[str, Any]] = {
     'release_object': {'width_m': 0.06},
     'close_gripper': {'width_m': 0.01},
     'stop_arm': {},
+    'release_robot': {},
     'move_until_contact': {'direction': 'down', 'max_distance_m': 0.05},
     'pick_object': {'object': 'box'},
     'place_object': {'target': {'x': 0.45, 'y': 0.2}},
@@ -103,7 +104,7 @@ async def test_list_tools_publishes_every_shipped_tool(mode: str) -> None:
             assert tool.annotations.read_only_hint is None, name
             assert not a['readOnlyHint'] and a['destructiveHint'], name
             assert a['idempotentHint'] is False, name
-        elif name == 'tare_ft_sensor':  # changes the bridge's reference, never the robot
+        elif name in ('tare_ft_sensor', 'release_robot'):  # the bridge's state, not the robot
             assert (a['readOnlyHint'], a['destructiveHint'], a['openWorldHint']) == (
                 False, False, False), name
         else:

@@ -194,7 +194,7 @@ def m_required_default(doc):
 
 def m_max_tools(doc):
     stop = tool(doc, 'stop_arm')
-    for i in range(21 - len(doc['tools'])):
+    for i in range(MAX_TOOLS + 1 - len(doc['tools'])):
         doc['tools'].append(dict(copy.deepcopy(stop), name=f'stop_arm_{i}'))
 
 
