@@ -45,6 +45,8 @@ SCRIPTS = {
         rf'queued for approval: stop_arm answered \(wall ms\)\s+median\s+{NUM}']),
     'bench_latency.py': ((), [rf'in-memory legacy\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}x',
                               rf'stdio 2026-07-28\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}x',
+                              rf'HTTP legacy\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}x',
+                              rf'HTTP 2026-07-28\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}x',
                               rf'whole pipeline.call\s+{NUM}']),
     'bench_read_call.py': (('mujoco', 'rclpy'), [
         rf'legacy\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}x', rf'2026-07-28\s+{NUM}\s+.*{NUM}x']),
