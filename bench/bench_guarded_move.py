@@ -34,7 +34,7 @@ GRID = tuple((x, y) for x in (0.3, 0.4, 0.5, 0.6) for y in (-0.4, -0.3, -0.2, -0
 
 
 async def one(b, x: float, y: float, speed: float) -> dict | str:
-    """Run one guarded touch and one plain drive at ``speed``; why not where the spot is blocked."""
+    """Run one guarded touch and one plain drive at ``speed``; why not, if the spot is blocked."""
     from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, GuardedGoal,
                                               MotionLimits, Pose, PoseGoal)
 

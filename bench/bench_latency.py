@@ -113,8 +113,8 @@ async def _serve_http(which: str) -> None:
     logger = logging.getLogger('mcp_ros_bridge')
     logger.setLevel(logging.INFO)
     logger.addHandler(Announce())
-    await serve_bridge(bridge_server_object(), ServeOptions(transport='http', port=0,
-                                                           console=False))
+    options = ServeOptions(transport='http', port=0, console=False)
+    await serve_bridge(bridge_server_object(), options)
 
 
 @contextlib.asynccontextmanager

@@ -5,11 +5,12 @@ A publisher runs in a separate process (so the figures are the bridge's own);
 the bridge process runs RosBackend and an asyncio loop that reads the newest
 samples every 10 ms. Printed: CPU share of one core used by the bridge (its
 threads and the reads; the bench's own bookkeeping of lags and numbers, timed
-apart on its thread, is subtracted and printed beside), CPU time per received message (less sensitive to other load
-on the machine), received rates, wrench messages lost (the publisher numbers
-them), freshness lag (time the bridge stored a sample - header stamp) p50/p99,
-the age of the newest sample at each read and the backlog (mean lag of the
-first and last tenth of the run). Unset options take robot.yaml's values.
+apart on its thread, is subtracted and printed beside), CPU time per received
+message (less sensitive to other load on the machine), received rates, wrench
+messages lost (the publisher numbers them), freshness lag (time the bridge
+stored a sample - header stamp) p50/p99, the age of the newest sample at each
+read and the backlog (mean lag of the first and last tenth of the run). Unset
+options take robot.yaml's values.
 
 Usage: python bench/bench_ros_ingest.py [--seconds 10] [--ingest batched|raw|objects]
            [--executor single|multi|events] [--depth N] [--period MS] [--json]

@@ -22,11 +22,11 @@ from mcp_ros_bridge.catalog.lint_languages import check_languages
 from mcp_ros_bridge.catalog.lint_model import Finding, Report, RULES
 from mcp_ros_bridge.catalog.lint_shared import check_shared_wording
 from mcp_ros_bridge.catalog.listing import list_json, model_visible, tool_entries
-from mcp_ros_bridge.catalog.token_count import count_tokens
 from mcp_ros_bridge.catalog.loader import tool_spec
 from mcp_ros_bridge.catalog.placeholders import text_values
 from mcp_ros_bridge.catalog.prompts import load_prompts
 from mcp_ros_bridge.catalog.robot import default_config_dir
+from mcp_ros_bridge.catalog.token_count import count_tokens
 from mcp_ros_bridge.catalog.yaml_lines import ConfigError, format_path
 
 

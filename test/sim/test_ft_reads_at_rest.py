@@ -1,5 +1,5 @@
 """
-read_ft_sensor over MCP judges steadiness against the sensor's own noise, and says when the arm moves.
+read_ft_sensor over MCP: steadiness judged by the sensor's own noise; a moving arm is named.
 
 A still arm's window is steady whatever the sensor's noise (a fixed tolerance
 called a noisy sensor's still window unsteady, and each such read waited for a
