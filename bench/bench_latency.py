@@ -6,7 +6,9 @@ Usage: ``python3 bench/bench_latency.py [--calls 2000] [--warmup 200] [--repeat 
 Measures p50 and p99 of ``get_joint_states`` (on the recording backend double,
 so the server, contract and result layers are what is timed, not a robot)
 against a minimal low-level SDK ``Server`` with one ``echo`` tool, on the same
-transports in one run: in-memory and stdio, both protocol generations.
+transports in one run: in-memory, stdio and Streamable HTTP (each side in its
+own subprocess: the bridge's own HTTP stack, the echo on the SDK's
+``streamable_http_app`` under plain uvicorn), both protocol generations.
 The comparison is fair: the echo tool publishes the same input and output
 schemas as ``get_joint_states`` and returns the same text and structured
 content (captured from one bridge call), so the client does the same work for
@@ -80,6 +82,60 @@ def bridge_server_object() -> Any:
     return bridge
 
 
+async def _serve_http(which: str) -> None:
+    """Serve one side over HTTP on a free port; print ``PORT n`` on stdout once listening."""
+    import logging
+    import re
+    import uvicorn
+    if which == 'echo-http':
+        server = echo_server(await bridge_sample())
+        # the SDK's own app under a standard uvicorn start (which sets TCP_NODELAY)
+        config = uvicorn.Config(server.streamable_http_app(), host='127.0.0.1', port=0,
+                                log_level='warning')
+        web = uvicorn.Server(config)
+
+        async def announce() -> None:
+            while not web.started:
+                await anyio.sleep(0.01)
+            print(f'PORT {web.servers[0].sockets[0].getsockname()[1]}', flush=True)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(announce)
+            await web.serve()
+        return
+    from mcp_ros_bridge.server.app import _serve_http as serve_bridge
+    from mcp_ros_bridge.server.settings import ServeOptions
+
+    class Announce(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            m = re.search(r'http://[0-9.]+:(\d+)/mcp', record.getMessage())
+            if m:
+                print(f'PORT {m.group(1)}', flush=True)
+    logger = logging.getLogger('mcp_ros_bridge')
+    logger.setLevel(logging.INFO)
+    logger.addHandler(Announce())
+    options = ServeOptions(transport='http', port=0, console=False)
+    await serve_bridge(bridge_server_object(), options)
+
+
+@contextlib.asynccontextmanager
+async def http_side(which: str) -> Any:
+    """Run one side over HTTP in a subprocess; yield its MCP URL."""
+    import subprocess
+    process = await anyio.open_process([sys.executable, __file__, '--serve', which], cwd=REPO,
+                                       stderr=subprocess.DEVNULL)
+    try:
+        assert process.stdout is not None
+        line = b''
+        with anyio.fail_after(120):
+            while b'\n' not in line:
+                line += await process.stdout.receive(1)
+        yield f'http://127.0.0.1:{int(line.split()[1])}/mcp'
+    finally:
+        process.kill()
+        with anyio.move_on_after(10, shield=True):
+            await process.wait()
+
+
 async def _serve_stdio(which: str) -> None:
     from mcp.server.stdio import stdio_server
     server = echo_server(await bridge_sample()) if which == 'echo' else bridge_server()
@@ -90,6 +146,11 @@ async def _serve_stdio(which: str) -> None:
 async def measure(bridge: Any, echo: Any, mode: str, calls: int,
                   warmup: int) -> tuple[list[float], list[float]]:
     """Return per-call latencies in ms of the bridge (TOOL) and the echo server, interleaved."""
+    if bridge == 'http':
+        from mcp.client.streamable_http import streamable_http_client
+        async with http_side('bridge-http') as ours, http_side('echo-http') as bare:
+            return await measure(streamable_http_client(ours), streamable_http_client(bare),
+                                 mode, calls, warmup)
     ours, bare = await interleaved([(bridge, TOOL), (echo, 'echo')], mode, calls, warmup)
     return ours, bare
 
@@ -183,6 +244,8 @@ async def run(calls: int, warmup: int, repeat: int, smoke: bool = False) -> None
         ('in-memory 2026-07-28', '2026-07-28', bridge_server, lambda: echo_server(sample)),
         ('stdio legacy', 'legacy', lambda: stdio('bridge'), lambda: stdio('echo')),
         ('stdio 2026-07-28', '2026-07-28', lambda: stdio('bridge'), lambda: stdio('echo')),
+        ('HTTP legacy', 'legacy', lambda: 'http', lambda: 'http'),
+        ('HTTP 2026-07-28', '2026-07-28', lambda: 'http', lambda: 'http'),
     ]
     print(f'{calls} calls after {warmup} warm-up calls, bridge and echo taking turns call by '
           f'call, {repeat} runs per row; '
@@ -221,10 +284,13 @@ def main() -> int:
     p.add_argument('--calls', type=int, default=2000)
     p.add_argument('--warmup', type=int, default=200)
     p.add_argument('--repeat', type=int, default=3)
-    p.add_argument('--serve', choices=['echo', 'bridge'], help=argparse.SUPPRESS)
+    p.add_argument('--serve', choices=['echo', 'bridge', 'echo-http', 'bridge-http'],
+                   help=argparse.SUPPRESS)
     add_flag(p)
     args = p.parse_args()
-    if args.serve:
+    if args.serve in ('echo-http', 'bridge-http'):
+        anyio.run(_serve_http, args.serve)
+    elif args.serve:
         anyio.run(_serve_stdio, args.serve)
     elif args.smoke:
         anyio.run(run, 30, 5, 1, True)

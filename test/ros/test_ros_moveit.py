@@ -19,7 +19,7 @@ import ros_support
 pytestmark = [pytest.mark.ros_moveit, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
 moveit_rig = ros_support.import_moveit_rig()
-rig, limits, tcp_pose = moveit_rig.rig, moveit_rig.limits, moveit_rig.tcp_pose
+limits, tcp_pose = moveit_rig.limits, moveit_rig.tcp_pose
 REACHED = moveit_rig.REACHED
 DOWN_AT = Pose((0.4, 0.1, 0.4), (0.0, 1.0, 0.0, 0.0), 'panda_link0')
 

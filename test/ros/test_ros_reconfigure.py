@@ -9,7 +9,7 @@ import ros_support
 pytestmark = [pytest.mark.ros_moveit, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
 moveit_rig = ros_support.import_moveit_rig()
-rig, limits = moveit_rig.rig, moveit_rig.limits
+limits = moveit_rig.limits
 
 
 async def test_a_wider_joint_margin_refuses_a_plan_the_old_one_ran(rig):

@@ -25,7 +25,7 @@ import ros_support
 pytestmark = [pytest.mark.ros_moveit, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
 moveit_rig = ros_support.import_moveit_rig()
-rig, limits, tcp_pose = moveit_rig.rig, moveit_rig.limits, moveit_rig.tcp_pose
+limits, tcp_pose = moveit_rig.limits, moveit_rig.tcp_pose
 NAN3 = (math.nan, math.nan, math.nan)
 
 

@@ -2,7 +2,6 @@
 
 import copy
 import json
-import math
 import os
 import re
 import shutil
@@ -13,6 +12,7 @@ from mcp_ros_bridge.catalog.linter import format_findings, lint_config, main
 from mcp_ros_bridge.catalog.listing import (APPROVAL_META_KEY, HINT_DEFAULTS, list_bytes,
                                             tool_entries, tool_entry)
 from mcp_ros_bridge.catalog.loader import ConfigError, load_catalog
+from mcp_ros_bridge.catalog.token_count import count_tokens
 from mcp_ros_bridge.server.bridge import tool_models
 import pytest
 import yaml
@@ -390,10 +390,10 @@ def test_token_estimate_measures_the_tool_list():
     sent = [t.model_dump(by_alias=True, mode='json', exclude_none=True)
             for t in tool_models(catalog.tools)]
     assert sent == tool_entries(catalog.tools)
-    chars = len(json.dumps({'tools': sent}, separators=(',', ':'), ensure_ascii=False))
+    text = json.dumps({'tools': sent}, separators=(',', ':'), ensure_ascii=False)
     (estimate,) = [f for f in lint_config(SHIPPED, KINDS) if f.rule == 'token-estimate']
     assert estimate.severity == 'info'
-    assert estimate.value == math.ceil(chars / 4)
+    assert estimate.value == count_tokens(text)[0]
     assert f'is {list_bytes(sent)} bytes' in estimate.message
     assert 'outputSchema' in json.dumps(sent) and estimate.value > 1000
     assert list_bytes(sent) * MAX_TOOLS / len(sent) < MAX_LIST_BYTES, 'no room for more tools'
@@ -403,11 +403,11 @@ def test_model_estimate_counts_what_hosts_pass_to_the_model():
     catalog = load_catalog(SHIPPED, kinds=KINDS)
     sent = tool_entries(catalog.tools)
     seen = [{k: t[k] for k in ('name', 'title', 'description', 'inputSchema')} for t in sent]
-    chars = len(json.dumps({'tools': seen}, separators=(',', ':'), ensure_ascii=False))
+    text = json.dumps({'tools': seen}, separators=(',', ':'), ensure_ascii=False)
     findings = lint_config(SHIPPED, KINDS)
     (model,) = [f for f in findings if f.rule == 'token-estimate-model']
     (whole,) = [f for f in findings if f.rule == 'token-estimate']
-    assert model.value == math.ceil(chars / 4) and f'is {chars} characters' in model.message
+    assert model.value == count_tokens(text)[0] and f'is {len(text)} characters' in model.message
     assert 'outputSchema' not in json.dumps(seen) and model.value < whole.value
     line = format_findings(findings).splitlines()[-1]
     assert line.endswith(f'tools/list ~{whole.value} tokens, ~{model.value} of them seen by '

@@ -17,10 +17,9 @@ import contextlib
 import time
 from typing import Any
 
-from mcp_ros_bridge.backends.port import BackendError, JointStates
+from mcp_ros_bridge.backends.port import BackendError, JointStates, STILL_RAD_S
 from mcp_ros_bridge.messages import t
 
-STILL_RAD_S = 0.01     # every arm joint slower than this counts as still
 RESEND_S = 0.25        # send "stop" again while the arm keeps moving
 POLL_S = 0.01
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_ros_bridge.backends.port import BackendError, MotionStatus, PathCheck
+from mcp_ros_bridge.backends.port import BackendError, MotionStatus, PathCheck, STILL_RAD_S
 from mcp_ros_bridge.backends.sensor_checks import Rejection
 from mcp_ros_bridge.messages import t
 import mujoco
@@ -25,7 +25,6 @@ from .watchdog import ContactGuard
 from .world import Task, World
 
 Notify = Callable[[float, str], None]
-STILL_RAD_S = 0.01
 WATCH_EVERY = 5  # steps between checks of the executed tip pose (the plan is checked fully)
 
 
