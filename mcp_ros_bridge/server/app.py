@@ -242,7 +242,8 @@ async def _serve(options: ServeOptions, backend: RobotBackend | None,
             stack.callback(console.close)
         if options.watch:
             watcher = CatalogWatcher(bridge.catalog.config_dir, options.lang,
-                                     bridge.install_catalog)
+                                     bridge.install_catalog, current=lambda: bridge.catalog,
+                                     allow_looser=options.reload_loosens_limits)
             watcher.hook_sighup()
             watcher_task = asyncio.create_task(watcher.run())
             stack.callback(watcher_task.cancel)
