@@ -196,11 +196,11 @@ async def test_served_reload_is_content_addressed_and_refuses_looser_limits(
     from server_process import http_server
     cfg = copy_config(str(tmp_path / 'cfg'))
     robot = os.path.join(cfg, 'robot.yaml')
-    with open(robot, encoding='utf-8') as f:
-        shipped = f.read()
+    shipped = anyio.Path(robot)
+    shipped_text = await shipped.read_text(encoding='utf-8')
     rated = '  ft_rated_force_n: 1000.0'
-    tight = shipped.replace(rated, '  ft_rated_force_n: 200.0 ')
-    assert tight != shipped and 'contact_force_limit_n: 40.0' in tight
+    tight = shipped_text.replace(rated, '  ft_rated_force_n: 200.0 ')
+    assert tight != shipped_text and 'contact_force_limit_n: 40.0' in tight
     async with http_server(None, flags=('--config', cfg), watch=True) as (_, lines):
         with anyio.fail_after(120):
             start = len(lines)
