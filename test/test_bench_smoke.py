@@ -54,8 +54,8 @@ SCRIPTS = {
     'bench_ros_ingest.py': (('rclpy',), [
         rf'bridge CPU\s+{NUM} % of one core', rf'received\s+wrench {NUM} Hz, joints {NUM} Hz',
         rf'take \+ parse \+ store\s+{NUM} us per message']),
-    'bench_http_stop.py': ((), [rf'kept, \d+ slow\s+{NUM}\s+{NUM}',
-                                rf'ratio p50 new, \d+ slow / new, none: {NUM}x']),
+    'bench_http_stop.py': ((), [rf'\d+ slow bodies\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}',
+                                rf'\d+ console streams(\s+{NUM}){{4}}\s+{NUM}x\s+{NUM}x']),
     'bench_sensor_checks.py': (('rclpy',), [rf'joints, parse \+ check \+ store\s+{NUM} us',
                                             rf'N=\s*\d+\s+earlier\s+{NUM} us.*ratio\s+{NUM}x']),
     'bench_ros_death.py': (('rclpy', 'moveit_msgs'), [

@@ -17,4 +17,11 @@ TABLE: dict[str, tuple[str, str]] = {
         '服务器运行时不能更改 {settings}；请重启服务器以应用'),
     'reload_failed': both('config reload failed, keeping the last good config: {error}',
                           '配置重新加载失败，保留上一个有效配置：{error}'),
+    'reload_looser': both(
+        'the edit loosens safety limits ({changes}); restart the bridge to apply it, or serve '
+        'with --reload-loosens-limits',
+        '该修改放宽了安全限值（{changes}）；请重启桥接以应用，或以 --reload-loosens-limits 运行'),
+    'reload_looser_applied': both(
+        'config reload loosens safety limits (allowed by --reload-loosens-limits): {changes}',
+        '配置重新加载放宽了安全限值（--reload-loosens-limits 允许）：{changes}'),
 }

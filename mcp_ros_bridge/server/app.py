@@ -9,13 +9,13 @@ and the ROS node executable): it creates the backend, starts it once (waiting
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack
 import logging
 import os
 import socket
 import sys
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 from mcp_ros_bridge.backends.deferred import DeferredBackend, serve_while_starting
@@ -29,7 +29,8 @@ from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.bridge import BridgeServer
 from mcp_ros_bridge.server.connection_guard import (ACCEPT_BATCH, connection_ceiling,
                                                     ConnectionBook, guarded_protocol,
-                                                    H11_MAX_HEAD_BYTES, raise_file_limit)
+                                                    H11_MAX_HEAD_BYTES, QuietAcceptErrors,
+                                                    raise_file_limit)
 from mcp_ros_bridge.server.console.panel import Console
 from mcp_ros_bridge.server.host_guard import host_policy
 from mcp_ros_bridge.server.http_transport import build_app, check_bind
@@ -101,13 +102,31 @@ def attach_console(bridge: BridgeServer, options: ServeOptions) -> Console | Non
     return console
 
 
-def console_routes(console: Console, options: ServeOptions, host: str) -> Any:
+def console_routes(console: Console, options: ServeOptions, host: str,
+                   book: ConnectionBook) -> Any:
     """Return the console's guarded ASGI app, with the Host/Origin policy of ``host``."""
     from mcp_ros_bridge.server.console.mount import guarded_console
     from mcp_ros_bridge.server.console.routes import ConsoleRoutes
+    from mcp_ros_bridge.server.console_connections import ConsoleConnections
     token = read_token(options)
-    return guarded_console(ConsoleRoutes(console, token, host_policy(
-        host, token, options.allowed_hosts, options.allowed_origins)))
+    return ConsoleConnections(guarded_console(ConsoleRoutes(console, token, host_policy(
+        host, token, options.allowed_hosts, options.allowed_origins))), book,
+        options.http_body_timeout_s)
+
+
+def _booked_config(app: Callable[[ConnectionBook], Any], options: ServeOptions,
+                   lifespan: Literal['on', 'off']) -> tuple[Any, ConnectionBook, int]:
+    """Return uvicorn's config serving ``app(book)``, the book and the open-file limit."""
+    import uvicorn
+    asyncio.get_running_loop().set_exception_handler(QuietAcceptErrors())
+    files = raise_file_limit()
+    book = ConnectionBook(connection_ceiling(options.http_max_connections, files),
+                          options.http_head_timeout_s)
+    config = uvicorn.Config(app(book), log_level='warning', lifespan=lifespan,
+                            http=guarded_protocol(book), timeout_keep_alive=5,
+                            h11_max_incomplete_event_size=H11_MAX_HEAD_BYTES,
+                            backlog=ACCEPT_BATCH)
+    return config, book, files
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -134,12 +153,11 @@ def _show_console(console: Console, host: str, port: int) -> None:
 
 
 async def _serve_console(console: Console, options: ServeOptions) -> None:
-    """Serve the console alone on its loopback port (MCP runs over stdio)."""
-    import uvicorn
+    """Serve the console alone on its loopback port (MCP runs over stdio), booked as HTTP is."""
     sock = _listen('127.0.0.1', options.console_port)
     _show_console(console, '127.0.0.1', sock.getsockname()[1])
-    config = uvicorn.Config(console_routes(console, options, '127.0.0.1'), log_level='warning',
-                            lifespan='off', timeout_keep_alive=5)
+    config, _, _ = _booked_config(lambda book: console_routes(console, options, '127.0.0.1', book),
+                               options, 'off')
     await _uvicorn_server(config, console).serve([sock])
 
 
@@ -158,30 +176,27 @@ async def _beside_console(serving: Awaitable[None], console: Console | None,
 
 async def _serve_http(bridge: BridgeServer, options: ServeOptions,
                       console: Console | None = None) -> None:
-    import uvicorn
-    files = raise_file_limit()
-    book = ConnectionBook(connection_ceiling(options.http_max_connections, files),
-                          options.http_head_timeout_s)
-
     def is_stop_tool(name: str) -> bool:
         spec = bridge.catalog.get(name)
         return spec is not None and spec.kind == 'stop'
 
-    app = build_app(bridge.server, options.host, options.port, read_token(options),
-                    options.allowed_origins, bridge.pipeline.requester_gone,
-                    options.allowed_hosts, options.http_body_timeout_s, book, is_stop_tool)
+    def app(book: ConnectionBook) -> Any:
+        served = build_app(bridge.server, options.host, options.port, read_token(options),
+                           options.allowed_origins, bridge.pipeline.requester_gone,
+                           options.allowed_hosts, options.http_body_timeout_s, book,
+                           is_stop_tool)
+        if console is None:
+            return served
+        from mcp_ros_bridge.server.console.mount import ConsoleBeside
+        return ConsoleBeside(served, console_routes(console, options, options.host, book))
+
+    config, book, files = _booked_config(app, options, 'on')
     sock = _listen(options.host, options.port)
     if console is not None:
-        from mcp_ros_bridge.server.console.mount import ConsoleBeside
-        app = ConsoleBeside(app, console_routes(console, options, options.host))
         _show_console(console, options.host, sock.getsockname()[1])
     log.info('serving MCP over HTTP at http://%s:%d/mcp (at most %d connections, %d more '
-             'for stops; open-file limit %d)', options.host, sock.getsockname()[1],
-             book.ceiling, book.reserve, files)
-    config = uvicorn.Config(app, log_level='warning', lifespan='on',
-                            http=guarded_protocol(book), timeout_keep_alive=5,
-                            h11_max_incomplete_event_size=H11_MAX_HEAD_BYTES,
-                            backlog=ACCEPT_BATCH)
+             'for stops, %d console viewers; open-file limit %d)', options.host,
+             sock.getsockname()[1], book.ceiling, book.reserve, book.viewer_pool, files)
     await _uvicorn_server(config, console).serve([sock])
 
 
@@ -236,7 +251,8 @@ async def _serve(options: ServeOptions, backend: RobotBackend | None,
             stack.callback(console.close)
         if options.watch:
             watcher = CatalogWatcher(bridge.catalog.config_dir, options.lang,
-                                     bridge.install_catalog)
+                                     bridge.install_catalog, current=lambda: bridge.catalog,
+                                     allow_looser=options.reload_loosens_limits)
             watcher.hook_sighup()
             watcher_task = asyncio.create_task(watcher.run())
             stack.callback(watcher_task.cancel)

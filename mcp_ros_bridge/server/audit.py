@@ -2,8 +2,10 @@
 The audit log: one JSON line per tool call, secrets redacted, size capped, rotated.
 
 Redaction is by pattern: an argument whose name contains token, secret, key,
-auth, passw or credential (``idempotency_key`` excepted: it is not a secret) is
-replaced by ``***``, and ``Bearer …`` inside any string value is masked. Long
+auth, passw, passphrase, pwd, cookie, session or credential (``idempotency_key``
+excepted: it is not a secret) is replaced by ``***``; inside any string value
+``Bearer X``, ``Bearer:X``, ``bearer=X`` and ``Basic <base64>`` are masked (a
+Basic credential is told from the English word by a digit, ``+``, ``/`` or ``=``). Long
 strings, long lists, unknown tool names and whole lines are capped. When the
 file passes ``max_bytes`` it is rotated to ``FILE.1`` … ``FILE.<backups>``.
 """
@@ -18,9 +20,11 @@ import threading
 import time
 from typing import Any, TextIO
 
-SECRET_NAME = re.compile(r'token|secret|key|auth|passw|credential', re.IGNORECASE)
+SECRET_NAME = re.compile(r'token|secret|key|auth|pass(w|phrase)|pwd|cookie|session|credential',
+                         re.IGNORECASE)
 NOT_SECRET = frozenset({'idempotency_key'})
-BEARER = re.compile(r'(?i)\b(bearer)\s+[^\s"\',;]+')
+BEARER = re.compile(r'(?i)\b(bearer)(\s*[:=]\s*|\s+)[^\s"\',;&]+')
+BASIC = re.compile(r'(?i)\b(basic\s+)(?=[A-Za-z0-9+/]*[0-9+/=])[A-Za-z0-9+/]{4,}={0,2}')
 MAX_STRING = 200
 MAX_ITEMS = 50
 MAX_TOOL_NAME = 64
@@ -36,7 +40,7 @@ def redact(value: Any) -> Any:
     if isinstance(value, list):
         return [redact(v) for v in value[:MAX_ITEMS]]
     if isinstance(value, str):
-        value = BEARER.sub(r'\1 ***', value)
+        value = BASIC.sub(r'\1***', BEARER.sub(r'\1\2***', value))
         if len(value) > MAX_STRING:
             return value[:MAX_STRING] + f'...(+{len(value) - MAX_STRING} chars)'
     return value

@@ -6,7 +6,8 @@ Allowed Host names: the loopback names, a specific bind address, and every
 bearer token and no ``--allowed-host`` accepts any Host: the token, which a
 rebinding page cannot know, is the protection there, and remote clients reach
 the robot by addresses the server cannot list. Origins (sent by browsers) must
-be ``http(s)://`` one of the allowed names, or an ``--allow-origin``.
+be ``http(s)://`` one of the allowed names, or an ``--allow-origin``; in any-host
+mode also the request's own Host (the page the bridge served there: its own origin).
 """
 
 from __future__ import annotations
@@ -99,6 +100,12 @@ class HostOriginGuard:
         self.app = app
         self.policy = policy
 
+    def _allowed_origin(self, key: str, host: str) -> bool:
+        """Return True for a listed origin or, in any-host mode, the request's own Host."""
+        own = self.policy.hosts is None and bool(host) and \
+            key in (f'http://{host}', f'https://{host}')
+        return bool(key) and (key in self.policy.origins or own)
+
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """Check Host and Origin of HTTP requests."""
         if scope['type'] == 'http':
@@ -109,7 +116,7 @@ class HostOriginGuard:
                     name not in self.policy.hosts:
                 await _refuse(send, 421, 'Invalid Host header')
                 return
-            if origin and origin_key(origin) not in self.policy.origins - {''}:
+            if origin and not self._allowed_origin(origin_key(origin), name):
                 await _refuse(send, 403, 'Invalid Origin header')
                 return
         await self.app(scope, receive, send)

@@ -70,6 +70,8 @@ class ServeOptions:
     approval_policy: str = _setting(_CALLS.approval_policy, 'for tools needing approval when '
                                     'the client cannot ask the user', choices=('deny', 'allow'))
     watch: bool = _setting(True, 'reload the config when it changes', flag='--no-watch')
+    reload_loosens_limits: bool = _setting(False, 'a reload may loosen a safety limit (logged '
+                                           'with both values); else that needs a restart')
     allowed_origins: list[str] = field(default_factory=list, metadata=_info(
         'extra allowed HTTP Origin (repeatable)', flag='--allow-origin'))
     allowed_hosts: list[str] = field(default_factory=list, metadata=_info(

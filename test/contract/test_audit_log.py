@@ -26,7 +26,12 @@ pytestmark = [pytest.mark.contract, pytest.mark.anyio]
 
 SECRET = 'hunter2-secret-value'
 SECRETS = {'auth_header': SECRET, 'Session-Token': SECRET, 'db_password': SECRET,
-           'apiKey': SECRET, 'note': f'Authorization: Bearer {SECRET}'}
+           'apiKey': SECRET, 'passphrase': SECRET, 'pwd': SECRET, 'Cookie': SECRET,
+           'session': SECRET, 'note': f'Authorization: Bearer {SECRET}',
+           'note_colon': f'Bearer:{SECRET}', 'note_equals': f'x?bearer={SECRET}&y=1',
+           'note_basic': 'Authorization: Basic aHVudGVyMi1zZWNyZXQtdmFsdWU=', 'plain': 'basic motion'}
+NOTES = {'note': 'Authorization: Bearer ***', 'note_colon': 'Bearer:***',
+         'note_equals': 'x?bearer=***&y=1', 'note_basic': 'Authorization: Basic ***', 'plain': 'basic motion'}
 
 
 async def test_audit_lines_over_stdio_are_redacted_and_capped(tmp_path: Any) -> None:
@@ -51,9 +56,7 @@ async def test_audit_lines_over_stdio_are_redacted_and_capped(tmp_path: Any) -> 
     unknown, read, big, move = lines
     assert unknown['outcome'] == 'unknown_tool' and len(unknown['tool']) == MAX_TOOL_NAME
     for entry in (unknown, read):
-        assert {k: v for k, v in entry['args'].items() if k != 'note'} == {
-            k: '***' for k in SECRETS if k != 'note'}
-        assert entry['args']['note'] == 'Authorization: Bearer ***'
+        assert entry['args'] == {k: NOTES.get(k, '***') for k in SECRETS}
     assert big['tool'] == 'plan_trajectory' and 'line cap' in big['args']
     assert move['args']['idempotency_key'] == 'audit-1'
 

@@ -177,3 +177,64 @@ async def test_reload_now_directly(tmp_path: Any) -> None:
         # The pipeline keeps serving the last good catalog.
         assert NEW in bridge.pipeline.catalog.get('get_joint_states').description
     assert backend.calls == []
+
+
+def write_robot(path: str, text: str) -> None:
+    """Replace the file at ``path`` in one step (as an editor saving atomically does)."""
+    with open(path + '.tmp', 'w', encoding='utf-8') as f:
+        f.write(text)
+    os.replace(path + '.tmp', path)
+
+
+async def test_served_reload_is_content_addressed_and_refuses_looser_limits(
+        tmp_path: Any) -> None:
+    """
+    The real server: a truncated robot.yaml that loosens a limit is refused, both values logged.
+
+    A symlink swap to a file of the same size and mtime is noticed and applied.
+    """
+    from server_process import http_server
+    cfg = copy_config(str(tmp_path / 'cfg'))
+    robot = os.path.join(cfg, 'robot.yaml')
+    shipped = anyio.Path(robot)
+    shipped_text = await shipped.read_text(encoding='utf-8')
+    rated = '  ft_rated_force_n: 1000.0'
+    tight = shipped_text.replace(rated, '  ft_rated_force_n: 200.0 ')
+    assert tight != shipped_text and 'contact_force_limit_n: 40.0' in tight
+    async with http_server(None, flags=('--config', cfg), watch=True) as (_, lines):
+        with anyio.fail_after(120):
+            start = len(lines)
+            write_robot(robot, tight)
+            applied = await lines.wait_for('config reloaded', start)
+            start = len(lines)
+            truncated = ''.join(line for line in tight.splitlines(True)
+                                if 'ft_rated_force_n' not in line)
+            write_robot(robot, truncated)  # as a half-written file misses its last line
+            refused = await lines.wait_for('config reload failed', start)
+            a, b = os.path.join(cfg, 'a.yaml'), os.path.join(cfg, 'b.yaml')
+            write_robot(a, tight)
+            write_robot(b, tight.replace('contact_force_limit_n: 40.0',
+                                         'contact_force_limit_n: 30.0'))
+            os.utime(b, ns=(os.stat(a).st_atime_ns, os.stat(a).st_mtime_ns))
+            os.symlink(a, robot + '.link')
+            os.replace(robot + '.link', robot)  # what is serving: nothing to apply
+            start = len(lines)
+            os.symlink(b, robot + '.link')
+            os.replace(robot + '.link', robot)  # same size, same mtime, other content
+            swapped = await lines.wait_for('contact_force_limit_n 40.0 → 30.0', start)
+    assert 'limits.ft_rated_force_n 1000.0 → 200.0' in applied, applied
+    assert 'loosens' in refused and 'limits.ft_rated_force_n 200.0 → 1000.0' in refused, refused
+    assert 'config reloaded' in swapped
+
+
+def test_looser_names_each_loosened_limit() -> None:
+    """Caps that grow, margins that shrink, wider ranges and clamp loosen; the rest do not."""
+    from mcp_ros_bridge.server.looser_limits import looser
+    changes = [('limits.contact_force_limit_n', 40.0, 80.0), ('limits.sensor_max_age_s', 0.5, 0.2),
+               ('limits.joint_limit_margin_rad', 0.02, 0.0), ('limits.workspace.lo',
+                                                              (0, 0, 0), (0, -1, 0)),
+               ('arm_position_limits', ((-1.0, 1.0),), ((-1.0, 1.1),)),
+               ('limits.policy', 'reject', 'clamp'), ('planner_id', '', 'RRT')]
+    assert [name for name, _, _ in looser(changes)] == [
+        'limits.contact_force_limit_n', 'limits.joint_limit_margin_rad', 'limits.workspace.lo',
+        'arm_position_limits', 'limits.policy']

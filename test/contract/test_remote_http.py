@@ -74,3 +74,28 @@ def test_host_policy_names_and_origins() -> None:
     assert host_policy('0.0.0.0', TOKEN, [], []).hosts is None
     assert host_policy('0.0.0.0', None, [], []).hosts is not None
     assert '192.168.1.20' in host_policy('192.168.1.20', TOKEN, [], []).hosts
+
+
+async def test_remote_recipe_page_acts_from_its_own_origin() -> None:
+    """README: token + ``--host 0.0.0.0``; the page's own Origin may STOP, release and decide."""
+    async with http_server(TOKEN, host='0.0.0.0') as (url, _):
+        remote = url.replace('0.0.0.0', '127.0.0.2')
+        page = remote.removesuffix('/mcp')  # http://127.0.0.2:PORT, the page's own origin
+        own = {**AUTH, 'Origin': page, 'Content-Type': 'application/json'}
+        with anyio.fail_after(90):
+            async with httpx2.AsyncClient(timeout=httpx2.Timeout(30, read=60)) as h:
+                stop = await h.post(f'{page}/console/stop', headers=own, content='{}')
+                release = await h.post(f'{page}/console/release', headers=own, content='{}')
+                decide = await h.post(f'{page}/console/decide', headers=own,
+                                      json={'id': 'none-waiting', 'approve': True})
+                forged = await h.post(f'{page}/console/stop', headers={
+                    **own, 'Origin': 'http://evil.example'}, content='{}')
+                other_port = await h.post(f'{page}/console/stop', headers={
+                    **own, 'Origin': page.replace('127.0.0.2', '127.0.0.3')}, content='{}')
+                session = await RawSession(h, remote, {**AUTH, 'Origin': page}).start()
+                read = await session.call('get_joint_states', {})
+    assert stop.status_code == 200 and 'stopped_motion' in stop.json(), stop.text
+    assert release.status_code == 200 and release.json() == {'released': True}, release.text
+    assert decide.status_code == 404, decide.text  # past the Origin check: no such approval
+    assert forged.status_code == 403 and other_port.status_code == 403
+    assert not read.get('isError'), read
