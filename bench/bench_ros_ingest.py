@@ -45,16 +45,19 @@ MODES = [  # (ingest, executor, QoS depth, drain period ms); the first is the ol
 ]
 
 
-def publisher(raw, seconds, ready, counts):
-    """Publish at 1 kHz / 500 Hz for ``seconds`` in this process (``raw``: robot.yaml's dict)."""
+def publisher(raw, seconds, ready, counts, stop=None):
+    """
+    Publish at 1 kHz / 500 Hz in this process (``raw``: robot.yaml's dict).
+
+    Until ``stop`` is set (at most ``seconds``), or for ``seconds`` without one.
+    """
     from mcp_ros_bridge.catalog.robot import RobotConfig
     import ros_support
     config = RobotConfig.from_dict(raw)  # the config's read-only maps do not pickle: its source
     peer = ros_support.Peer('bench_publisher')
     pub = ros_support.SensorPublisher(peer, config, numbered=True)
     ready.set()
-    stop = multiprocessing.Event()
-    stop.wait(seconds)
+    (stop or multiprocessing.Event()).wait(seconds)
     pub.stop()
     counts['wrench'], counts['joints'] = pub.published['wrench'], pub.published['joints']
     peer.close()
@@ -85,8 +88,9 @@ async def run(seconds, ingest, executor, depth, period):
     offset = time.time() - time.monotonic()  # receive times are monotonic, stamps wall-clock
     ctx = multiprocessing.get_context('spawn')
     manager = ctx.Manager()
-    counts, ready = manager.dict(), ctx.Event()
-    proc = ctx.Process(target=publisher, args=(raw, seconds + 1.5, ready, counts))
+    counts, ready, stop = manager.dict(), ctx.Event(), ctx.Event()
+    # it publishes until the measurement ends: discovery under load may take seconds
+    proc = ctx.Process(target=publisher, args=(raw, seconds + 60.0, ready, counts, stop))
     proc.start()
     await asyncio.to_thread(ready.wait, 20.0)
     await backend.wait_for_sensors(10.0)
@@ -116,6 +120,7 @@ async def run(seconds, ingest, executor, depth, period):
         used = ticks - threads0.get(tid, (name, 0))[1]
         per_thread[name] = per_thread.get(name, 0.0) + 100.0 * used / TICKS / wall
     received = (seen - wrench0, joints.count - joints0)
+    stop.set()
     await asyncio.to_thread(proc.join, 30.0)
     await backend.close()
     tenth = max(1, len(lags) // 10)
