@@ -14,9 +14,9 @@ from typing import Any
 
 from mcp_ros_bridge.catalog.yaml_lines import format_path, LoadedYaml
 SEVERITIES = ('error', 'warning', 'info')
-# Tools a session sees: the jobs, the robot's facts and the lease's release take the catalog past
-# the common 20-tool guidance; the model-visible characters are the binding budget.
-MAX_TOOLS = 24
+# Tools a session sees: 20 of work, get_robot_info (the facts behind them) and release_robot
+# (the lease); past the common 20-tool guidance, the model-visible characters are the budget.
+MAX_TOOLS = 22
 MAX_TOP_LEVEL_PARAMS = 5
 MAX_DEPTH = 3
 EN_WORDS = (30, 150)
@@ -120,7 +120,12 @@ RULES: dict[str, Rule] = {r.rule_id: r for r in (
     Rule('portable-type', 'warning', 'type is a single type name, not a list'),
     Rule('shared-wording', 'warning',
          "a parameter with the same name and schema as an earlier tool's has its description "
-         'word for word (tools/list then describes it once)'),
+         'word for word (one parameter, one wording in every tool)'),
+    Rule('model-budget', 'error',
+         'the model-visible part of the en tools/list (name, title, description, inputSchema) '
+         'is at most 18,000 characters'),
+    Rule('model-audience', 'error',
+         'no model-visible text names a config file, a robot:// resource or a backend'),
     Rule('list-budget', 'error',
          f'the compact tools/list JSON is at most {MAX_LIST_BYTES} bytes (UTF-8)'),
     Rule('token-estimate', 'info',

@@ -1,9 +1,9 @@
 """
 Lint rule ``shared-wording``: a parameter shared by several tools has one wording.
 
-The tool list describes a parameter once when later tools spell it exactly as the
-first (catalog.listing); the same parameter (name and schema) described in other
-words is sent again in every tool that words it differently.
+Every tool's schema describes each of its parameters (a host shows one tool at a time);
+the same parameter (name and schema) reads the same in every tool that has it, so a
+model learns one meaning for one name.
 """
 
 from __future__ import annotations
@@ -32,6 +32,5 @@ def check_shared_wording(report: Report, tools: list[CheckedTool]) -> None:
             if owner != tool.name and text != sub['description']:
                 report.add('shared-wording', tool.name, ('tools', tool.index),
                            ('input', 'properties', name, 'description'),
-                           f"{name} has the schema of {owner}'s {name} but other words, so "
-                           'tools/list describes it again here',
+                           f"{name} has the schema of {owner}'s {name} but other words",
                            f"use the description of {owner}'s {name} word for word")

@@ -13,7 +13,8 @@ import argparse
 from dataclasses import asdict
 import json
 
-from mcp_ros_bridge.catalog import lint_model as model, lint_portability as portability
+from mcp_ros_bridge.catalog import lint_audience as audience, lint_model as model
+from mcp_ros_bridge.catalog import lint_portability as portability
 from mcp_ros_bridge.catalog import lint_rules as rules
 from mcp_ros_bridge.catalog.checks import check_config, CheckedTool
 from mcp_ros_bridge.catalog.kinds import KindRegistry
@@ -85,6 +86,11 @@ def lint_config(config_dir: str, kinds: KindRegistry, lang: str = 'en') -> list[
     seen = len(list_json(model_visible(entries)))
     tokens, how = count_tokens(list_json(entries))
     seen_tokens, _ = count_tokens(list_json(model_visible(entries)))
+    en_seen = model_visible(by_lang['en'])
+    audience.check_model_size(report, len(list_json(en_seen)), len(en_seen))
+    index = {t.name: t.index for t in loading}
+    for k in LANGS:
+        audience.check_audience(report, model_visible(by_lang[k]), index, k)
     report.add('token-estimate', '', (), ('tools',),
                f'tools/list of {len(entries)} tools is {size} bytes ({chars} characters), '
                f'about {tokens} tokens ({how}); the budget is {model.MAX_LIST_BYTES} bytes',
@@ -93,8 +99,8 @@ def lint_config(config_dir: str, kinds: KindRegistry, lang: str = 'en') -> list[
     report.add('token-estimate-model', '', (), ('tools',),
                f'the part hosts pass to the model (name, title, description, inputSchema) is '
                f'{seen} characters, about {seen_tokens} tokens ({how}, {lang}) of every '
-               f'conversation; the budget is {model.MAX_MODEL_TOKENS} tokens'
-               + (f', {over} over' if over > 0 else ''),
+               f'conversation; the budget is {audience.MAX_MODEL_CHARS:,} characters (en) and '
+               f'{model.MAX_MODEL_TOKENS} tokens' + (f', {over} over' if over > 0 else ''),
                'keep descriptions and parameter texts tight', value=seen_tokens)
     order = {s: k for k, s in enumerate(model.SEVERITIES)}
     return sorted(report.findings, key=lambda f: (f.severity == 'info', f.file, f.line or 0,

@@ -11,10 +11,10 @@ destructiveHint true and openWorldHint true stay although they are the spec's
 defaults: hosts that test ``hint === true`` (VS Code does for openWorldHint) would
 read their absence as false.
 
-The list says each shared thing once (the list is read whole): a parameter
-spelled and described exactly as in an earlier tool keeps its bounds but not its
-description (a parameter described differently keeps its own), and a result (or
-a result field) equal to an earlier tool's is named, not repeated. Inside one result
+Every parameter keeps its description in every tool: a host shows each tool's schema on its
+own, so a parameter said "once, in another tool" is a parameter the model must guess. A
+result (or a result field) equal to an earlier tool's is named, not repeated (results go
+to the host, not the model). Inside one result
 schema a repeated shape is defined once in ``$defs`` (``schema_defs``); inputSchema has
 none, as it goes to the model providers' function-calling schemas as it is.
 """
@@ -89,44 +89,18 @@ def model_visible(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 BIG_FIELD = 120  # a result field this long (JSON characters) is named when repeated
 
 
-def _key(schema: Any) -> str:
-    """Return a parameter schema, description included, as a comparable key."""
-    return json.dumps(schema, sort_keys=True)
-
-
 def tool_entries(specs: Sequence[ToolSpec], lang: str = 'en') -> list[dict[str, Any]]:
-    """Return the ``tools/list`` entries of ``specs``, each shared definition said once."""
-    params: set[tuple[str, str]] = set()  # (name, schema) already described
+    """Return the ``tools/list`` entries of ``specs``, each shared result said once."""
     results: dict[str, str] = {}  # whole result schema -> first tool
     fields: dict[tuple[str, str], str] = {}  # (field, schema) -> first tool
     entries = []
     with speaking(lang):
         for spec in specs:
             entry = tool_entry(spec)
-            entry['inputSchema'] = _shared_params(entry['inputSchema'], params)
             entry['outputSchema'] = with_defs(_shared_result(spec.name, entry['outputSchema'],
                                                              results, fields))
             entries.append(entry)
     return entries
-
-
-def _shared_params(schema: dict[str, Any], seen: set[tuple[str, str]]) -> dict[str, Any]:
-    """Drop the description of each (nested) parameter spelled and described as before."""
-    out = dict(schema)
-    if isinstance(schema.get('items'), dict):
-        out['items'] = _shared_params(schema['items'], seen)
-    props = dict(schema.get('properties') or {})
-    for name, sub in props.items():
-        if not isinstance(sub, dict):
-            continue
-        key = (name, _key(sub))
-        sub = _shared_params(sub, seen)
-        if key in seen and 'description' in sub:
-            sub = {k: v for k, v in sub.items() if k != 'description'}
-        elif 'description' in sub:
-            seen.add(key)
-        props[name] = sub
-    return out | {'properties': props} if props else out
 
 
 def _shared_result(tool: str, schema: dict[str, Any], results: dict[str, str],

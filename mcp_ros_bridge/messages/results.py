@@ -139,4 +139,15 @@ TABLE: dict[str, tuple[str, str]] = {
     'image_line': both(
         'Image from camera {camera}, {width}x{height} px.',
         '来自相机 {camera} 的图像，{width}x{height} px。'),
+    'returns_robot_info': both(
+        'the robot, frames, joint limits (rad), gripper geometry (m), workspace and caps',
+        '机器人、坐标系、关节限位 (rad)、夹爪几何 (m)、工作空间和上限'),
+    'robot_info_text': both(
+        '{robot}: {joints} arm joints ({first} to {last}, limits less {margin} rad), base '
+        '{base}, fingertip centre {tip}. Gripper opens {open} mm, {force} N; fingertips '
+        '{past} mm below {tip}. Workspace {lo} to {hi} m; contact cap {contact} N. The rest is '
+        'in structuredContent.',
+        '{robot}：{joints} 个臂关节（{first} 到 {last}，限位减 {margin} rad），基座 {base}，'
+        '指尖中心 {tip}。夹爪张开 {open} mm，{force} N；指尖在 {tip} 下方 {past} mm。工作空间 '
+        '{lo} 到 {hi} m；接触力上限 {contact} N。其余见 structuredContent。'),
 }

@@ -34,18 +34,18 @@ async def test_tool_list_is_chinese(mode: str) -> None:
             tools = {t.name: t for t in (await client.list_tools()).tools}
     grasp = tools['grasp_object_force_control']
     assert grasp.title == '力控抓取物体'
-    force = tools['pick_object'].input_schema['properties']['force_n']  # described first there
-    assert force['description'].startswith('夹持力') and '(N)' in force['description']
-    shared = grasp.input_schema['properties']['force_n']
-    assert shared['minimum'] > 0 and shared['type'] == 'number' and 'description' not in shared
+    for name in ('pick_object', 'grasp_object_force_control'):  # each tool describes its own
+        force = tools[name].input_schema['properties']['force_n']
+        assert force['description'].startswith('夹持力') and '(N)' in force['description']
+        assert force['minimum'] > 0 and force['type'] == 'number'
     described, listed = set(), set()
-    for tool in tools.values():  # a shared parameter is described once, in its first tool
+    for tool in tools.values():
         assert HAN.search(tool.title or ''), tool.name
         assert HAN.search(tool.description or ''), tool.name
         for prop, sub in tool.input_schema.get('properties', {}).items():
-            listed.add(prop)
+            listed.add((tool.name, prop))
             if 'description' in sub:
-                described.add(prop)
+                described.add((tool.name, prop))
                 assert HAN.search(sub['description']), (tool.name, prop)
     assert described == listed, listed - described
 

@@ -21,7 +21,7 @@ import yaml
 pytestmark = [pytest.mark.contract, pytest.mark.anyio]
 
 READ_ONLY = {'read_ft_sensor', 'get_joint_states', 'get_end_effector_pose', 'list_objects',
-             'capture_scene_image', 'read_gripper_state'}
+             'capture_scene_image', 'read_gripper_state', 'get_robot_info'}
 MOTION = {'move_arm_to_pose', 'move_arm_joints', 'plan_trajectory', 'move_arm_relative',
           'move_arm_to_posture', 'grasp_object_force_control', 'release_object',
           'move_until_contact', 'pick_object', 'place_object', 'push_object', 'close_gripper'}
@@ -51,6 +51,7 @@ VALID_CALLS: dict[str, dict[str, Any]] = {
     'get_end_effector_pose': {},
     'list_objects': {},
     'read_gripper_state': {},
+    'get_robot_info': {},
     'capture_scene_image': {'width_px': 320},
 }
 

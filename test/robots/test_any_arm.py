@@ -57,7 +57,8 @@ def test_tools_list_is_generated_from_the_description(arm_config):
     positions = catalog.get('move_arm_joints').input_schema['properties']['positions']
     assert positions['minItems'] == positions['maxItems'] == count
     margin = robot.limits.joint_limit_margin_rad
-    assert ', '.join(robot.arm_joints) in positions['description']  # every name, in order
+    said = positions['description']  # the chain's ends; every name in order: get_robot_info
+    assert f'{robot.arm_joints[0]} to {robot.arm_joints[-1]}' in said and 'get_robot_info' in said
     for item, name in zip(positions['prefixItems'], robot.arm_joints):
         joint = urdf.joint(name)
         if joint.kind != 'continuous':

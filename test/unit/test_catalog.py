@@ -204,7 +204,7 @@ def test_content_hash_changes_only_with_content(tmp_path):
     assert load_catalog(write_config(same, tools=cosmetic), kinds=KINDS).content_hash == shipped
     changed = tmp_path / 'changed'
     changed.mkdir()
-    tools = edit(shipped_text('tools.yaml'), 'does not cut power', 'does not cut the power')
+    tools = edit(shipped_text('tools.yaml'), 'is safe to repeat', 'is safe to call again')
     assert load_catalog(write_config(changed, tools=tools), kinds=KINDS).content_hash != shipped
 
 
@@ -252,7 +252,7 @@ def test_a_nested_field_without_default_is_refused(tmp_path):
 def test_lang_zh_translates_titles_and_parameter_descriptions():
     en = load_catalog(SHIPPED, kinds=KINDS).get(GRASP)
     zh = load_catalog(SHIPPED, lang='zh', kinds=KINDS).get(GRASP)
-    assert (en.title, zh.title) == ('Grasp object with force control', '力控抓取物体')
+    assert (en.title, zh.title) == ('Grasp with force control', '力控抓取物体')
     assert zh.annotations['title'] == zh.title
     force = [t.input_schema['properties']['force_n'] for t in (en, zh)]
     assert force[0]['description'].startswith('Grip force') and '夹持力' in force[1]['description']

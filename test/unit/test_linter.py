@@ -175,6 +175,7 @@ def m_string_enum(doc):
 
 
 def m_max_parameters(doc):
+    _make_room(doc)
     doc['tools'].append(_ros_tool('declared_service', {f'flag_{i}': _flag(i) for i in range(6)}))
 
 
@@ -192,8 +193,15 @@ def m_required_default(doc):
     tool(doc, GRASP)['input']['required'] = ['force_n']
 
 
+def _make_room(doc):
+    """Drop three tools so added ones stay within the model-visible budget (an error)."""
+    dropped = ('capture_scene_image', 'list_objects', 'read_ft_sensor')
+    doc['tools'] = [t for t in doc['tools'] if t['name'] not in dropped]
+
+
 def m_max_tools(doc):
     stop = tool(doc, 'stop_arm')
+    _make_room(doc)
     for i in range(MAX_TOOLS + 1 - len(doc['tools'])):
         doc['tools'].append(dict(copy.deepcopy(stop), name=f'stop_arm_{i}'))
 
@@ -205,6 +213,18 @@ def m_list_budget(doc):
         copied['description'] = {'en': f'Copy {i}. ' + 'More words here. ' * 400,
                                  'zh': f'副本 {i}。' + '更多的文字。' * 400}
         doc['tools'].append(copied)
+
+
+def m_model_audience(doc):
+    tool(doc, 'stop_arm')['description']['en'] += ' Limits are in robot.yaml.'
+
+
+def m_model_audience_param(doc):
+    props(doc, GRASP)['force_n']['description']['zh'] += '（ROS：腕部力）'
+
+
+def m_model_budget(doc):
+    tool(doc, 'stop_arm')['description']['en'] += ' More words here.' * 60
 
 
 def m_unknown_placeholder(doc):
@@ -296,6 +316,10 @@ CASES = [
     ('shared-wording', 'warning', 'move_arm_joints',
      'input.properties.idempotency_key.description', m_shared_wording),
     ('description-present', 'error', 'stop_arm', 'description', m_description_present),
+    ('model-audience', 'error', 'stop_arm', 'description', m_model_audience),
+    ('model-audience', 'error', GRASP, 'input.properties.force_n.description',
+     m_model_audience_param),
+    ('model-budget', 'error', '', 'tools', m_model_budget),
     ('description-when', 'warning', 'read_ft_sensor', 'description.en', m_description_when_en),
     ('description-when', 'warning', 'read_ft_sensor', 'description.zh', m_description_when_zh),
     ('description-length', 'warning', 'stop_arm', 'description', m_description_short),

@@ -1,4 +1,4 @@
-"""The tools/list says each shared definition once: parameters, whole results, result fields."""
+"""The tools/list: every parameter described in each tool; shared results said once."""
 
 import json
 import re
@@ -32,18 +32,16 @@ def test_the_motion_result_is_spelled_once_and_named_after(listed):
             catalog.get('move_arm_to_pose'))['outputSchema'], 'the kinds return one shape'
 
 
-def test_a_shared_parameter_is_described_once_with_its_bounds_everywhere(listed):
-    _, entries = listed
-    described = [n for n in MOTIONS
-                 if 'description' in entries[n]['inputSchema']['properties']['idempotency_key']]
-    assert described == ['move_arm_to_pose']
+def test_every_parameter_keeps_its_description_and_bounds_in_every_tool(listed):
+    """A host shows one tool's schema at a time: no parameter relies on another tool's text."""
+    catalog, entries = listed
     for n in MOTIONS:
         key = entries[n]['inputSchema']['properties']['idempotency_key']
-        assert key['maxLength'] == 64 and key['pattern'], n
+        assert key['maxLength'] == 64 and key['pattern'] and key['description'], n
         vel = entries[n]['inputSchema']['properties']['velocity_scaling']
-        assert vel['exclusiveMinimum'] == 0 and vel['maximum'] > 0, n
-    # a parameter described differently keeps its own text
-    assert 'description' in entries['close_gripper']['inputSchema']['properties']['width_m']
+        assert vel['exclusiveMinimum'] == 0 and vel['maximum'] > 0 and vel['description'], n
+    for spec in catalog.tools:  # the listed input schema is the tool's own, whole
+        assert entries[spec.name]['inputSchema'] == spec.input_schema, spec.name
 
 
 def test_every_listed_schema_is_still_a_valid_schema(listed):
