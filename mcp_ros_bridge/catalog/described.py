@@ -36,7 +36,8 @@ def read_description(config_dir: str, spec: dict[str, Any]) -> tuple[Urdf, ArmMo
                                    f'{exc.strerror}') from None
     urdf = parse_urdf(text('urdf'), str(spec['urdf']))
     srdf = parse_srdf(text('srdf'), str(spec['srdf'])) if spec.get('srdf') else EMPTY_SRDF
-    return urdf, arm_model(urdf, srdf, str(spec.get('group') or ''), str(spec.get('tip') or ''))
+    return urdf, arm_model(urdf, srdf, str(spec.get('group') or ''), str(spec.get('tip') or ''),
+                           str(spec.get('base') or ''))
 
 
 def merge_description(config_dir: str, data: Any) -> tuple[Any, list[Problem], list[str]]:

@@ -10,6 +10,7 @@ Errors name the element and what to fix (:class:`DescriptionError`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 import math
 from xml.etree import ElementTree
 
@@ -53,6 +54,15 @@ class Urdf:
     joints: tuple[Joint, ...]
     masses: tuple[tuple[str, float], ...] = ()  # (link, kg) of links with an <inertial>
 
+    @cached_property
+    def _index(self) -> tuple[dict[str, Joint], dict[str, Joint], dict[str, list[Joint]]]:
+        by_name = {j.name: j for j in self.joints}
+        by_child = {j.child: j for j in self.joints}
+        by_parent: dict[str, list[Joint]] = {}
+        for j in self.joints:
+            by_parent.setdefault(j.parent, []).append(j)
+        return by_name, by_child, by_parent
+
     def mass_below(self, link: str) -> float:
         """Return the summed mass (kg) of ``link``'s descendants, ``link`` excluded."""
         mass, frontier = dict(self.masses), [link]
@@ -63,6 +73,10 @@ class Urdf:
                 frontier.append(j.child)
         return total
 
+    @cached_property
+    def _links(self) -> frozenset[str]:
+        return frozenset(self.links)
+
     @property
     def root(self) -> str:
         """Return the one link that is no joint's child."""
@@ -72,16 +86,16 @@ class Urdf:
 
     def joint(self, name: str) -> Joint | None:
         """Return the joint called ``name``."""
-        return next((j for j in self.joints if j.name == name), None)
+        return self._index[0].get(name)
 
     def parent_joint(self, link: str) -> Joint | None:
         """Return the joint whose child is ``link`` (None for the root)."""
-        return next((j for j in self.joints if j.child == link), None)
+        return self._index[1].get(link)
 
     def chain(self, base: str, tip: str) -> list[Joint]:
         """Return the joints from ``base`` down to ``tip``; raise when tip is not below base."""
         for name, what in ((base, 'base'), (tip, 'tip')):
-            if name not in self.links:
+            if name not in self._links:
                 raise DescriptionError(f'{what} link {name!r} is no link of the URDF '
                                        f'{self.name!r}; links: {", ".join(self.links)}')
         out: list[Joint] = []
@@ -97,7 +111,7 @@ class Urdf:
 
     def children(self, link: str) -> list[Joint]:
         """Return the joints whose parent is ``link``."""
-        return [j for j in self.joints if j.parent == link]
+        return list(self._index[2].get(link, ()))
 
 
 @dataclass(frozen=True)
@@ -129,6 +143,7 @@ class Srdf:
     groups: tuple[Group, ...]
     group_states: tuple[tuple[str, str, tuple[tuple[str, float], ...]], ...]  # group, name, values
     end_effectors: tuple[EndEffector, ...]
+    passive: tuple[str, ...] = ()  # <passive_joint>: joints no actuator drives
 
     def group(self, name: str) -> Group | None:
         """Return the group called ``name``."""
@@ -255,10 +270,13 @@ def parse_srdf(text: str, source: str = 'SRDF') -> Srdf:
     for el in root.findall('group_state'):
         where = f"{source}: group_state {el.get('name')!r}"
         values = tuple((str(j.get('name')), float(_number(j.get('value'), where) or 0.0))
-                       for j in el.findall('joint') if j.get('name'))
+                       for j in el.findall('joint')
+                       if j.get('name') and len(str(j.get('value') or '0').split()) == 1)
+        # a floating or planar joint's several values are no arm joint's: left out
         states.append((str(el.get('group') or ''), str(el.get('name') or ''), values))
     effectors = tuple(EndEffector(str(el.get('name') or ''), str(el.get('group') or ''),
                                   str(el.get('parent_link') or ''),
                                   str(el.get('parent_group') or ''))
                       for el in root.findall('end_effector'))
-    return Srdf(root.get('name') or '', tuple(groups), tuple(states), effectors)
+    passive = tuple(str(el.get('name')) for el in root.findall('passive_joint') if el.get('name'))
+    return Srdf(root.get('name') or '', tuple(groups), tuple(states), effectors, passive)

@@ -11,9 +11,12 @@ unchanged. It returns what it could not read, to be said once.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 
+
+from mcp_ros_bridge.catalog.arm_chains import links_below
 from mcp_ros_bridge.catalog.arm_model import ArmModel
 from mcp_ros_bridge.catalog.described import read_description
 from mcp_ros_bridge.catalog.description import Urdf
@@ -71,9 +74,9 @@ def _command_lines(model: ArmModel) -> str:
         return ''
     j = driven[0]
     if j.kind == 'prismatic':  # a finger's travel: 0 closed, its upper limit open
-        return (f'  command: {{open: {j.upper}, closed: {j.lower}, unit: m, joint: {j.name}}}'
+        return (f'  command: {{open: {j.upper}, closed: {j.lower}, unit: m, joint: {q(j.name)}}}'
                 '  # the action position open and closed\n')
-    return (f'  command: {{open: {j.lower}, closed: {j.upper}, unit: rad, joint: {j.name}}}'
+    return (f'  command: {{open: {j.lower}, closed: {j.upper}, unit: rad, joint: {q(j.name)}}}'
             '  # CHECK: which end of the knuckle is open\n')
 
 
@@ -92,18 +95,21 @@ def _home(model: ArmModel) -> tuple[list[float], str]:
     return home, 'zeros moved inside the limits (CHECK: a safe start posture)'
 
 
-def links_below(urdf: Urdf, link: str) -> list[str]:
-    """Return every link below ``link`` in the tree (the hand below the last arm joint's)."""
-    out, todo = [], [j.child for j in urdf.children(link)]
-    while todo:
-        out.append(todo.pop(0))
-        todo.extend(j.child for j in urdf.children(out[-1]))
-    return out
+def q(name: str) -> str:
+    """Return ``name`` as a YAML double-quoted scalar: a name from a file is data, never YAML."""
+    return json.dumps(name, ensure_ascii=False)
+
+
+def _choice_lines(choice: dict[str, str]) -> str:
+    """Return the description's chain choice lines (group, base, tip) init was given."""
+    return ''.join(f'  {key}: {q(value)}   # chosen at init: the arm is this chain\n'
+                   for key, value in choice.items() if value)
 
 
 def render_robot_yaml(model: ArmModel, urdf: str, srdf: str,
                       extent: tuple[np.ndarray, np.ndarray],
-                      gripper_mass_kg: float, hand: tuple[str, ...] = ()) -> tuple[str, list[str]]:
+                      gripper_mass_kg: float, hand: tuple[str, ...] = (),
+                      choice: dict[str, str] | None = None) -> tuple[str, list[str]]:
     """Return the robot.yaml text for ``model`` and the list of things to check by hand."""
     todo = list(model.notes)
     home, home_from = _home(model)
@@ -120,24 +126,24 @@ def render_robot_yaml(model: ArmModel, urdf: str, srdf: str,
     lo[2] = max(lo[2], 0.0)  # the table top is the base plane: nothing below it
     postures = '' if 'home' in model.postures and _inside(model, model.postures['home']) else (
         f'  postures:\n    home: [{", ".join(repr(float(v)) for v in home)}]  # {home_from}\n')
-    srdf_line = f'  srdf: {srdf}\n' if srdf else ''
-    group = model.group or 'manipulator  # CHECK: your MoveIt planning group'
-    hand_line = (f'  hand_links: [{", ".join(hand)}]  # below the last arm joint: what a '
-                 'guarded move may touch with\n') if hand else ''
-    text = f"""# robot.yaml for {model.robot or 'this robot'}, written by `mcp-ros-bridge init`.
-# The arm joints ({len(model.joints)}: {model.joint_names[0]} .. {model.joint_names[-1]}), their
+    srdf_line = (f'  srdf: {q(srdf)}\n' if srdf else '') + _choice_lines(choice or {})
+    group = q(model.group) if model.group else 'manipulator  # CHECK: your MoveIt planning group'
+    hand_line = (f'  hand_links: [{", ".join(map(q, hand))}]  # below the last arm joint: what '
+                 'a guarded move may touch with\n') if hand else ''
+    text = f"""# robot.yaml for {q(model.robot or 'this robot')}, written by `mcp-ros-bridge init`.
+# The arm joints ({len(model.joints)}: {q(model.joint_names[0])} .. {q(model.joint_names[-1])}), their
 # limits, the gripper joints and the SRDF's named states are read from the description at
 # every start; robot.yaml may narrow a limit, never widen it. Lines marked CHECK are guesses:
 # confirm them on the robot.
 format: 1
-robot: {model.robot or 'robot'}
+robot: {q(model.robot or 'robot')}
 description:
-  urdf: {urdf}
+  urdf: {q(urdf)}
 {srdf_line}
 frames:
-  base: {model.base_link}
-  end_effector: {model.tip_link}   # the link motions command (add ros.tcp for an offset TCP)
-  ft_sensor: {model.tip_link}      # CHECK: the frame your wrench is expressed in
+  base: {q(model.base_link)}
+  end_effector: {q(model.tip_link)}   # the link motions command (add ros.tcp for an offset TCP)
+  ft_sensor: {q(model.tip_link)}      # CHECK: the frame your wrench is expressed in
 
 moveit:
   group: {group}
@@ -163,7 +169,7 @@ objects:
 
 limits:
   workspace:                 # where the tip can reach (FK over the limits); CHECK your cell
-    frame: {model.base_link}
+    frame: {q(model.base_link)}
     min: {lo}
     max: {hi}
   max_velocity_scaling: 0.5
@@ -191,16 +197,17 @@ def _named(path: str, out_dir: str) -> str:
 
 
 def write_config(out_dir: str, urdf: str, srdf: str = '', group: str = '', tip: str = '',
-                 force: bool = False) -> list[str]:
+                 force: bool = False, base: str = '') -> list[str]:
     """Write ``out_dir/robot.yaml`` from the description; return what to check by hand."""
     urdf, srdf = os.path.abspath(urdf), os.path.abspath(srdf) if srdf else ''
-    spec = {'urdf': urdf, 'srdf': srdf, 'group': group, 'tip': tip}
+    choice = {'group': group, 'base': base, 'tip': tip}
+    spec = {'urdf': urdf, 'srdf': srdf, **choice}
     parsed, model = read_description('/', spec)
     last = parsed.joint(model.joint_names[-1])
     mass = parsed.mass_below(last.child) if last is not None else 0.0
     hand = tuple(links_below(parsed, last.child)) if last is not None else ()
     text, todo = render_robot_yaml(model, _named(urdf, out_dir), _named(srdf, out_dir),
-                                   tip_extent(parsed, model), mass, hand)
+                                   tip_extent(parsed, model), mass, hand, choice)
     path = os.path.join(out_dir, 'robot.yaml')
     if os.path.exists(path) and not force:
         raise FileExistsError(f'{path} exists; pass --force to overwrite it')
@@ -214,7 +221,7 @@ LIVE_FILES = ('robot.urdf', 'robot.srdf')  # where the descriptions read from to
 
 
 def write_live_config(out_dir: str, urdf_text: str, srdf_text: str | None, group: str = '',
-                      tip: str = '', force: bool = False) -> list[str]:
+                      tip: str = '', force: bool = False, base: str = '') -> list[str]:
     """
     Write the descriptions a running robot published, then robot.yaml referencing them.
 
@@ -235,4 +242,4 @@ def write_live_config(out_dir: str, urdf_text: str, srdf_text: str | None, group
                 f.write(text)
             written.append(os.path.join(out_dir, name))
     srdf = written[1] if len(written) > 1 else ''
-    return write_config(out_dir, written[0], srdf, group, tip, force=True)
+    return write_config(out_dir, written[0], srdf, group, tip, force=True, base=base)

@@ -95,7 +95,7 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
     'robot': _NAME,
     # URDF (and SRDF) the arm joints, limits, gripper joints, group and postures are read from
     'description': _obj({'urdf': _NAME, 'srdf': _EMPTY_DEFAULT, 'group': _EMPTY_DEFAULT,
-                         'tip': _EMPTY_DEFAULT}, ['urdf']),
+                         'tip': _EMPTY_DEFAULT, 'base': _EMPTY_DEFAULT}, ['urdf']),
     'frames': _obj({'base': _NAME, 'end_effector': _NAME, 'ft_sensor': _NAME}),
     'moveit': _obj({'group': _NAME, 'gripper_group': _EMPTY_DEFAULT,
                     'planner_id': _EMPTY_DEFAULT, 'pipeline_id': _EMPTY_DEFAULT,
