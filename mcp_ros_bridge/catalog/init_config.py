@@ -27,6 +27,7 @@ from transforms3d.euler import euler2mat
 FORCE_RANGE_N = (5.0, 30.0)   # a typical parallel gripper's usable grip force range
 UNKNOWN_WIDTH_M = 0.085       # a common 2-finger stroke, used when no prismatic finger says it
 MARGIN_RAD = 0.02             # limits.joint_limit_margin_rad written
+MARGIN_M = 0.005              # limits.joint_limit_margin_m written (prismatic arm joints)
 NO_POSTURES = '  postures: {}  # the SRDF states, home included, are read from the description\n'
 
 
@@ -80,8 +81,12 @@ def _command_lines(model: ArmModel) -> str:
             '  # CHECK: which end of the knuckle is open\n')
 
 
+def _margin(kind: str) -> float:
+    return MARGIN_M if kind == 'prismatic' else MARGIN_RAD
+
+
 def _inside(model: ArmModel, values: tuple[float, ...] | list[float]) -> bool:
-    return all(j.lower + MARGIN_RAD <= v <= j.upper - MARGIN_RAD
+    return all(j.lower + _margin(j.kind) <= v <= j.upper - _margin(j.kind)
                for j, v in zip(model.joints, values))
 
 
@@ -91,7 +96,8 @@ def _home(model: ArmModel) -> tuple[list[float], str]:
     for name in named:
         if _inside(model, model.postures[name]):
             return list(model.postures[name]), f'SRDF state {name!r}'
-    home = [min(max(0.0, j.lower + MARGIN_RAD), j.upper - MARGIN_RAD) for j in model.joints]
+    home = [min(max(0.0, j.lower + _margin(j.kind)), j.upper - _margin(j.kind))
+            for j in model.joints]
     return home, 'zeros moved inside the limits (CHECK: a safe start posture)'
 
 
@@ -130,8 +136,9 @@ def render_robot_yaml(model: ArmModel, urdf: str, srdf: str,
     group = q(model.group) if model.group else 'manipulator  # CHECK: your MoveIt planning group'
     hand_line = (f'  hand_links: [{", ".join(map(q, hand))}]  # below the last arm joint: what '
                  'a guarded move may touch with\n') if hand else ''
+    ends = f'{q(model.joint_names[0])} .. {q(model.joint_names[-1])}'
     text = f"""# robot.yaml for {q(model.robot or 'this robot')}, written by `mcp-ros-bridge init`.
-# The arm joints ({len(model.joints)}: {q(model.joint_names[0])} .. {q(model.joint_names[-1])}), their
+# The arm joints ({len(model.joints)}: {ends}), their
 # limits, the gripper joints and the SRDF's named states are read from the description at
 # every start; robot.yaml may narrow a limit, never widen it. Lines marked CHECK are guesses:
 # confirm them on the robot.
@@ -180,6 +187,7 @@ limits:
   contact_force_limit_n: 40.0
   sensor_max_age_s: 0.5
   joint_limit_margin_rad: {MARGIN_RAD}
+  joint_limit_margin_m: {MARGIN_M}      # the margin of a prismatic arm joint (m)
   min_cartesian_fraction: 0.95
   approach_cone_deg: 90.0
   motion_timeout_s: 60.0

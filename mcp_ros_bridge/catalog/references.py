@@ -21,10 +21,13 @@ def arm_joint_array(robot: Mapping[str, Any]) -> dict[str, Any]:
     joint's position limits less ``limits.joint_limit_margin_rad`` (the array's
     description names the joints in order: an item needs no text of its own).
     """
-    joints, margin = robot['joints'], robot['limits']['joint_limit_margin_rad']
+    from mcp_ros_bridge.catalog.robot import joint_margins
+    joints, lim = robot['joints'], robot['limits']
+    margins = joint_margins(joints.get('units') or [], len(joints['arm']),
+                            lim['joint_limit_margin_rad'], lim.get('joint_limit_margin_m', 0.005))
     items = [{'type': 'number', 'minimum': round(lo + margin, 12),
               'maximum': round(hi - margin, 12)}
-             for lo, hi in joints['position_limits'][:len(joints['arm'])]]
+             for (lo, hi), margin in zip(joints['position_limits'], margins)]
     return {'type': 'array', 'minItems': len(items), 'maxItems': len(items),
             'prefixItems': items}
 
