@@ -16,9 +16,11 @@ import math
 import re
 
 from mcp_ros_bridge.catalog.arm_chains import candidates, hand_joints, one_arm, tip_below
-from mcp_ros_bridge.catalog.description import DescriptionError, Group, Joint, Srdf, Urdf
+from mcp_ros_bridge.catalog.description import (check_limits, DescriptionError, Group, Joint,
+                                                Srdf, Urdf)
 from mcp_ros_bridge.messages import t
 
+MAX_ARM_JOINTS = 32  # a longer chain is no arm (and costs init's reach sampling)
 CONTINUOUS_RANGE = (-math.pi, math.pi)  # published for continuous joints (one turn)
 
 
@@ -158,6 +160,7 @@ def _explicit(urdf: Urdf, base: str, tip: str, hand: frozenset[str]) -> list[Joi
 
 
 def _arm_joint(j: Joint, notes: list[str]) -> ArmJoint:
+    check_limits(j, 'arm')
     if j.kind == 'continuous':
         notes.append(f'{j.name} is continuous: published as {CONTINUOUS_RANGE[0]:.4f}..'
                      f'{CONTINUOUS_RANGE[1]:.4f} rad (one turn)')
@@ -224,6 +227,10 @@ def arm_model(urdf: Urdf, srdf: Srdf, group: str = '', tip: str = '',
     if chosen is None and not group:
         notes.append('no SRDF planning group: the arm is the chain init chose in the URDF; '
                      'set moveit.group to your MoveIt group')
+    if len(joints) > MAX_ARM_JOINTS:
+        raise DescriptionError(f'the arm {joints[0].name} .. {joints[-1].name} has '
+                               f'{len(joints)} joints, over {MAX_ARM_JOINTS}: give the arm '
+                               'with --base LINK --tip LINK')
     chain, found_base, found_tip = _ordered(urdf, joints, hand)
     base = base or found_base
     if tip:
@@ -236,5 +243,7 @@ def arm_model(urdf: Urdf, srdf: Srdf, group: str = '', tip: str = '',
     names = [j.name for j in chain]
     postures = _postures(srdf, names, notes)
     gripper, gripper_group = _gripper(urdf, srdf, chain[-1].child, set(names))
+    for finger in gripper:
+        check_limits(finger, 'gripper')
     return ArmModel(urdf.name, chosen.name if chosen else '', base, tip, tuple(arm), postures,
                     gripper, gripper_group, tuple(notes))

@@ -1,9 +1,12 @@
 """
 A robot's own description: URDF (links, joints, limits) and SRDF (groups, named states).
 
-Parsed with the standard library's expat-based ``ElementTree``, which refuses
-external entities and bounds entity expansion; a description larger than
-:data:`MAX_CHARS` is refused before parsing. Only what the bridge uses is kept.
+Descriptions are data: a document with a DOCTYPE or entity declaration, larger
+than :data:`MAX_CHARS` or with more than :data:`MAX_ELEMENTS` links or joints is
+refused before it is used (expat parses it, never expanding an entity); a name
+with a control character is refused, and so is a joint the bridge drives with a
+limit beyond :data:`MAX_POSITION`, a velocity not above 0 or a negative effort
+(:func:`check_limits`, naming the joint). Only what the bridge uses is kept.
 Errors name the element and what to fix (:class:`DescriptionError`).
 """
 
@@ -12,10 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 import math
+import re
 from xml.etree import ElementTree
 
 MAX_CHARS = 8 * 1024 * 1024  # large URDFs with inline comments stay well below this
+MAX_ELEMENTS = 2000  # links or joints: a humanoid with hands has a few hundred
+MAX_POSITION = 1000.0  # rad or m: a position limit beyond it is no robot's
 MOVABLE = ('revolute', 'continuous', 'prismatic')
+_CONTROL = re.compile(r'[\x00-\x1f\x7f]')
 
 
 class DescriptionError(ValueError):
@@ -153,9 +160,17 @@ class Srdf:
 EMPTY_SRDF = Srdf('', (), (), ())
 
 
-def _parse(text: str, source: str, what: str) -> ElementTree.Element:
+def check_text(text: str, source: str, what: str) -> None:
+    """Refuse a description over :data:`MAX_CHARS` or with a DOCTYPE (entities) before parsing."""
     if len(text) > MAX_CHARS:
         raise DescriptionError(f'{source}: the {what} is over {MAX_CHARS} characters')
+    if '<!DOCTYPE' in text or '<!ENTITY' in text:
+        raise DescriptionError(f'{source}: the {what} declares a DOCTYPE or entities, which '
+                               'are not accepted: give the expanded XML (xacro output)')
+
+
+def _parse(text: str, source: str, what: str) -> ElementTree.Element:
+    check_text(text, source, what)
     try:
         root = ElementTree.fromstring(text)
     except ElementTree.ParseError as exc:
@@ -192,6 +207,28 @@ def _number(value: str | None, where: str) -> float | None:
     return out
 
 
+def check_limits(j: Joint, role: str) -> None:
+    """Refuse a joint the bridge drives (``role``: arm, gripper) whose limits are no robot's."""
+    where, unit = f'{role} joint {j.name!r}', 'm' if j.kind == 'prismatic' else 'rad'
+    if j.lower is not None and j.upper is not None \
+            and max(abs(j.lower), abs(j.upper)) > MAX_POSITION:
+        raise DescriptionError(f'{where}: limit [{j.lower:g}, {j.upper:g}] {unit} is beyond '
+                               f'{MAX_POSITION:g} {unit}: give its real range in the URDF, e.g. '
+                               '<limit lower="-3.14" upper="3.14" .../>')
+    if (j.velocity is not None and j.velocity <= 0) or (j.effort or 0) < 0:
+        raise DescriptionError(f'{where}: velocity {j.velocity} must be above 0 and effort '
+                               f'{j.effort} not below 0: give its rated values in the URDF, '
+                               'e.g. <limit velocity="2.0" effort="50" .../>')
+
+
+def _plain(name: str, where: str) -> str:
+    """Return ``name``; refuse one with a control character (a line break would be YAML)."""
+    if _CONTROL.search(name):
+        raise DescriptionError(f'{where}: name {name!r} has a control character: use '
+                               'letters, digits, _ and -')
+    return name
+
+
 def _xyz(values: tuple[float, ...]) -> tuple[float, float, float]:
     return values[0], values[1], values[2]
 
@@ -208,6 +245,8 @@ def _joint(el: ElementTree.Element, source: str) -> Joint:
     if not name or parent is None or child is None or not parent.get('link') \
             or not child.get('link'):
         raise DescriptionError(f'{where}: a joint needs a name, <parent link> and <child link>')
+    for named in (name, str(parent.get('link')), str(child.get('link'))):
+        _plain(named, where)
     kind = el.get('type') or ''
     if kind not in (*MOVABLE, 'fixed', 'floating', 'planar'):
         raise DescriptionError(f'{where}: unknown joint type {kind!r}')
@@ -217,20 +256,24 @@ def _joint(el: ElementTree.Element, source: str) -> Joint:
     if kind in ('revolute', 'prismatic') and (lower is None or upper is None or lower >= upper):
         raise DescriptionError(f'{where}: a {kind} joint needs <limit lower upper> with '
                                'lower below upper')
+    velocity, effort = _number(get(limit, 'velocity'), where), _number(get(limit, 'effort'), where)
     return Joint(
         name, kind, str(parent.get('link')), str(child.get('link')),
         _xyz(_floats(get(origin, 'xyz'), 3, (0.0, 0.0, 0.0), where)),
         _xyz(_floats(get(origin, 'rpy'), 3, (0.0, 0.0, 0.0), where)),
         _xyz(_floats(get(axis, 'xyz'), 3, (1.0, 0.0, 0.0), where)),
         lower if kind != 'continuous' else None, upper if kind != 'continuous' else None,
-        _number(get(limit, 'velocity'), where), _number(get(limit, 'effort'), where),
-        str(get(mimic, 'joint') or ''))
+        velocity, effort, str(get(mimic, 'joint') or ''))
 
 
 def parse_urdf(text: str, source: str = 'URDF') -> Urdf:
     """Parse URDF XML; raise :class:`DescriptionError` naming what is wrong."""
     root = _parse(text, source, 'URDF')
-    links = tuple(str(el.get('name')) for el in root.findall('link') if el.get('name'))
+    links = tuple(_plain(str(el.get('name')), f'{source}: link')
+                  for el in root.findall('link') if el.get('name'))
+    if max(len(links), len(root.findall('joint'))) > MAX_ELEMENTS:
+        raise DescriptionError(f'{source}: the URDF has over {MAX_ELEMENTS} links or joints; '
+                               'give the description of one robot')
     joints = tuple(_joint(el, source) for el in root.findall('joint'))
     if not links:
         raise DescriptionError(f'{source}: the URDF has no <link>')

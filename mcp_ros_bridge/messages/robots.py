@@ -36,6 +36,15 @@ TABLE: dict[str, tuple[str, str]] = {
         'correct the mesh filename in the URDF (relative paths start at the directory of '
         'the URDF)',
         '请更正 URDF 中的网格文件名（相对路径从 URDF 所在目录起算）'),
+    'sim_urdf_mesh_outside': both(
+        'the simulation cannot build {robot}: the collision mesh of link {link}, {mesh}, lies '
+        'outside the description ({root}); meshes are read from the description only',
+        '仿真无法构建 {robot}：连杆 {link} 的碰撞网格 {mesh} 位于描述目录（{root}）之外；'
+        '只从描述目录读取网格'),
+    'sim_urdf_mesh_outside_fix': both(
+        'copy the mesh into the description and name it with package://PACKAGE/... or a path '
+        'relative to the URDF',
+        '请把网格复制到描述目录中，并用 package://PACKAGE/... 或相对 URDF 的路径引用'),
     'sim_urdf_package': both(
         'the simulation cannot build {robot}: no directory of package {package} (for mesh '
         '{mesh} of link {link}) at or above the directory of the URDF',
