@@ -57,14 +57,21 @@ def tip_extent(urdf: Urdf, model: ArmModel, samples: int = 4000,
     return tips.min(axis=0), tips.max(axis=0)
 
 
-def _gripper_width(model: ArmModel) -> tuple[float, bool]:
-    """Return the open finger gap (m) and whether the description gave it."""
-    prismatic = [j for j in model.gripper_joints if j.kind == 'prismatic' and j.upper]
+def _gripper_width(model: ArmModel) -> tuple[float, str]:
+    """
+    Return the open finger gap (m) and the figure it came from ('' when guessed).
+
+    The gap is the summed travel of the prismatic finger joints, a mimic finger
+    included: a mirrored pair opens by both fingers' strokes.
+    """
+    prismatic = [j for j in model.gripper_joints if j.kind == 'prismatic'
+                 and j.lower is not None and j.upper is not None and j.upper > j.lower]
     if not prismatic:
-        return UNKNOWN_WIDTH_M, False
-    fingers = [j for j in prismatic if not j.mimic] or prismatic
-    per_finger = max(float(j.upper or 0.0) for j in fingers)
-    return round(per_finger * (2 if len(prismatic) >= 2 else 1), 6), True
+        return UNKNOWN_WIDTH_M, ''
+    strokes = [float(j.upper or 0.0) - float(j.lower or 0.0) for j in prismatic]
+    figure = ' + '.join(f'{j.name} {s:g}' for j, s in zip(prismatic, strokes))
+    return round(sum(strokes), 6), f'{figure} m (finger travel)'
+
 
 
 def _command_lines(model: ArmModel) -> str:
@@ -119,8 +126,8 @@ def render_robot_yaml(model: ArmModel, urdf: str, srdf: str,
     """Return the robot.yaml text for ``model`` and the list of things to check by hand."""
     todo = list(model.notes)
     home, home_from = _home(model)
-    width, width_known = _gripper_width(model)
-    if not width_known:
+    width, width_from = _gripper_width(model)
+    if not width_from:
         todo.append(f'gripper.max_width_m: no prismatic finger joint; {UNKNOWN_WIDTH_M} m '
                     'written (CHECK)')
     if not model.group:
@@ -164,7 +171,7 @@ ros:
     gripper: /gripper_controller/gripper_cmd               # CHECK: your gripper action
 
 gripper:
-  max_width_m: {width}{'' if width_known else '   # CHECK: the open finger gap'}
+  max_width_m: {width}   # CHECK: the open finger gap{f' = {width_from}' if width_from else ''}
   min_force_n: {FORCE_RANGE_N[0]}
   max_force_n: {FORCE_RANGE_N[1]}
   mass_kg: {round(gripper_mass_kg, 4)}            # below the arm's last link (URDF inertials)
