@@ -60,6 +60,7 @@ class Urdf:
     links: tuple[str, ...]
     joints: tuple[Joint, ...]
     masses: tuple[tuple[str, float], ...] = ()  # (link, kg) of links with an <inertial>
+    coms: tuple[tuple[str, tuple[float, float, float]], ...] = ()  # (link, centre of mass)
 
     @cached_property
     def _index(self) -> tuple[dict[str, Joint], dict[str, Joint], dict[str, list[Joint]]]:
@@ -287,14 +288,19 @@ def parse_urdf(text: str, source: str = 'URDF') -> Urdf:
     if len(set(children)) != len(children) or len([x for x in links if x not in children]) != 1:
         raise DescriptionError(f'{source}: the links do not form one tree (each link has one '
                                'parent joint, one root)')
-    masses = []
+    masses, coms = [], []
     for el in root.findall('link'):
+        origin = el.find('inertial/origin')
+        if origin is not None and el.get('name'):
+            where = f"{source}: link {el.get('name')!r}"
+            coms.append((str(el.get('name')),
+                         _xyz(_floats(origin.get('xyz'), 3, (0.0, 0.0, 0.0), where))))
         m = el.find('inertial/mass')
         if m is not None and el.get('name'):
             masses.append((str(el.get('name')),
                            float(_number(m.get('value'), f"{source}: link {el.get('name')!r}")
                                  or 0.0)))
-    return Urdf(root.get('name') or '', links, joints, tuple(masses))
+    return Urdf(root.get('name') or '', links, joints, tuple(masses), tuple(coms))
 
 
 def parse_srdf(text: str, source: str = 'SRDF') -> Srdf:

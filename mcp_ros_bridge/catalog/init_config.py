@@ -19,7 +19,7 @@ import os
 from mcp_ros_bridge.catalog.arm_chains import links_below
 from mcp_ros_bridge.catalog.arm_model import ArmModel
 from mcp_ros_bridge.catalog.described import read_description
-from mcp_ros_bridge.catalog.description import Urdf
+from mcp_ros_bridge.catalog.description import Joint, Urdf
 import numpy as np
 from transforms3d.axangles import axangle2mat
 from transforms3d.euler import euler2mat
@@ -73,8 +73,28 @@ def _gripper_width(model: ArmModel) -> tuple[float, str]:
     return round(sum(strokes), 6), f'{figure} m (finger travel)'
 
 
+def closed_end(urdf: Urdf, j: Joint) -> tuple[str, str]:
+    """
+    Return which limit of a revolute jaw closes it ('lower', 'upper' or '') and the figure.
 
-def _command_lines(model: ArmModel) -> str:
+    Closed is the end where the jaw's centre of mass comes nearer the centre of mass of
+    the link it turns on (the fixed jaw's): a difference under 2 mm decides nothing.
+    """
+    com = dict(urdf.coms)
+    if j.child not in com or j.parent not in com or j.lower is None or j.upper is None:
+        return '', ''
+    turn = euler2mat(*j.origin_rpy, 'sxyz')
+    gaps = [float(np.linalg.norm(np.add(j.origin_xyz, turn @ axangle2mat(j.axis, q)
+                                        @ np.array(com[j.child])) - com[j.parent]))
+            for q in (j.lower, j.upper)]
+    figure = (f"the jaw's centre of mass {gaps[0] * 1000:.1f} mm from the hand's at "
+              f'{j.lower:g} rad, {gaps[1] * 1000:.1f} mm at {j.upper:g} rad')
+    if abs(gaps[0] - gaps[1]) < 0.002:
+        return '', figure
+    return ('lower' if gaps[0] < gaps[1] else 'upper'), figure
+
+
+def _command_lines(model: ArmModel, urdf: Urdf | None = None) -> str:
     """Return the ``gripper.command`` lines for the first driven finger joint ('' if none)."""
     driven = [j for j in model.gripper_joints if not j.mimic and j.lower is not None
               and j.upper is not None and j.kind in ('prismatic', 'revolute')]
@@ -84,8 +104,12 @@ def _command_lines(model: ArmModel) -> str:
     if j.kind == 'prismatic':  # a finger's travel: 0 closed, its upper limit open
         return (f'  command: {{open: {j.upper}, closed: {j.lower}, unit: m, joint: {q(j.name)}}}'
                 '  # the action position open and closed\n')
-    return (f'  command: {{open: {j.lower}, closed: {j.upper}, unit: rad, joint: {q(j.name)}}}'
-            '  # CHECK: which end of the knuckle is open\n')
+    closed, figure = closed_end(urdf, j) if urdf is not None else ('', '')
+    shut, wide = (j.lower, j.upper) if closed == 'lower' else (j.upper, j.lower)
+    why = f'closed at the {closed} limit: {figure}' if closed else (
+        f'undecided ({figure})' if figure else 'which end is open')
+    return (f'  command: {{open: {wide}, closed: {shut}, unit: rad, joint: {q(j.name)}}}'
+            f'  # CHECK: {why}\n')
 
 
 def _margin(kind: str) -> float:
@@ -122,7 +146,8 @@ def _choice_lines(choice: dict[str, str]) -> str:
 def render_robot_yaml(model: ArmModel, urdf: str, srdf: str,
                       extent: tuple[np.ndarray, np.ndarray],
                       gripper_mass_kg: float, hand: tuple[str, ...] = (),
-                      choice: dict[str, str] | None = None) -> tuple[str, list[str]]:
+                      choice: dict[str, str] | None = None,
+                      parsed: Urdf | None = None) -> tuple[str, list[str]]:
     """Return the robot.yaml text for ``model`` and the list of things to check by hand."""
     todo = list(model.notes)
     home, home_from = _home(model)
@@ -176,7 +201,7 @@ gripper:
   max_force_n: {FORCE_RANGE_N[1]}
   mass_kg: {round(gripper_mass_kg, 4)}            # below the arm's last link (URDF inertials)
   com_m: [0.0, 0.0, 0.05]        # CHECK: their centre of mass in the F/T sensor frame
-{_command_lines(model)}
+{_command_lines(model, parsed)}
 objects:
   box: {{colour: red, shape: box, size_m: [0.05, 0.05, 0.05], mass_kg: 0.2}}
   cylinder: {{colour: blue, shape: cylinder, size_m: [0.05, 0.05, 0.1], mass_kg: 0.15}}
@@ -222,7 +247,7 @@ def write_config(out_dir: str, urdf: str, srdf: str = '', group: str = '', tip: 
     mass = parsed.mass_below(last.child) if last is not None else 0.0
     hand = tuple(links_below(parsed, last.child)) if last is not None else ()
     text, todo = render_robot_yaml(model, _named(urdf, out_dir), _named(srdf, out_dir),
-                                   tip_extent(parsed, model), mass, hand, choice)
+                                   tip_extent(parsed, model), mass, hand, choice, parsed)
     path = os.path.join(out_dir, 'robot.yaml')
     if os.path.exists(path) and not force:
         raise FileExistsError(f'{path} exists; pass --force to overwrite it')

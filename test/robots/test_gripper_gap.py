@@ -53,3 +53,15 @@ async def test_pick_of_an_object_wider_than_the_gap_moves_nothing(tmp_path, mode
     assert '(here: none)' in text  # the 50 mm cylinder does not fit either
     assert backend.motion_calls == []
     assert not [c for c in backend.calls if 'grip' in c[0] or 'release' in c[0]], backend.calls
+
+
+def test_the_so101_jaw_closes_at_its_lower_limit_from_its_geometry(tmp_path):
+    """The jaw's centre of mass is nearer the fixed jaw's at the lower limit (on main: open)."""
+    urdf = os.path.join(robots_dir(), 'so_arm_description/urdf/so101.urdf')
+    write_config(str(tmp_path), urdf)
+    with open(tmp_path / 'robot.yaml', encoding='utf-8') as f:
+        text = f.read()
+    command = yaml.safe_load(text)['gripper']['command']
+    assert command == {'open': 1.74533, 'closed': -0.174533, 'unit': 'rad', 'joint': 'gripper'}
+    line = next(x for x in text.splitlines() if x.startswith('  command:'))
+    assert 'CHECK: closed at the lower limit' in line and '30.5 mm' in line, line

@@ -106,9 +106,8 @@ def _serve_line(config: str) -> str:
     return line
 
 
-@pytest.mark.parametrize('how', ['dotdot', 'absolute', 'symlink'])
-def test_a_mesh_outside_the_description_is_not_read(tmp_path, how):
-    pytest.importorskip('mujoco', reason='the simulation needs mujoco')
+def _desc_with_mesh(tmp_path, how: str) -> str:
+    """Write a description whose link l1's mesh leaves it (``how``); return the URDF path."""
     secret = tmp_path / 'secret.stl'
     secret.write_text('solid secret\nendsolid secret\n', encoding='utf-8')
     desc = tmp_path / 'desc'
@@ -119,9 +118,25 @@ def test_a_mesh_outside_the_description_is_not_read(tmp_path, how):
         os.symlink(secret, desc / 'meshes' / 'link.stl')
     (desc / 'urdf').mkdir()
     (desc / 'urdf' / 'arm.urdf').write_text(_arm(mesh=mesh), encoding='utf-8')
-    config = str(tmp_path / 'cfg')
-    init = _cli('init', '--urdf', str(desc / 'urdf' / 'arm.urdf'), '--out', config)
+    return str(desc / 'urdf' / 'arm.urdf')
+
+
+def test_a_mesh_outside_the_description_is_not_read_by_serve(tmp_path):
+    pytest.importorskip('mujoco', reason='the simulation needs mujoco')
+    urdf, config = _desc_with_mesh(tmp_path, 'dotdot'), str(tmp_path / 'cfg')
+    init = _cli('init', '--urdf', urdf, '--out', config)
     assert init.returncode == 0, init.stderr
     line = _serve_line(config)
     assert 'link l1' in line and 'outside the description' in line, line
-    assert str(desc) in line and 'package://' in line, line
+    assert str(tmp_path / 'desc') in line and 'package://' in line, line
+
+
+@pytest.mark.parametrize('how', ['absolute', 'symlink'])
+def test_absolute_and_symlinked_meshes_are_not_read(tmp_path, how):
+    """The function serve builds the world with (a serve start each would cost ~20 s)."""
+    pytest.importorskip('mujoco', reason='the simulation needs mujoco')
+    from mcp_ros_bridge.backends.sim.urdf_source import arm_mjcf, Unsupported
+    with pytest.raises(Unsupported) as refused:
+        arm_mjcf(_desc_with_mesh(tmp_path, how), 'l3')
+    assert refused.value.key == 'sim_urdf_mesh_outside'
+    assert refused.value.fields['link'] == 'l1'
