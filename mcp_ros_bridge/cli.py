@@ -43,6 +43,8 @@ def _parser() -> argparse.ArgumentParser:
     init.add_argument('--srdf', default='', help='the semantic description (MoveIt config)')
     init.add_argument('--group', default='', help='the planning group (default: the largest)')
     init.add_argument('--tip', default='', help='the link motions command (default: the tip)')
+    init.add_argument('--base', default='',
+                      help='the link the arm starts from (with --tip: the chain between)')
     init.add_argument('--out', required=True, help='the directory to write robot.yaml into')
     init.add_argument('--force', action='store_true', help='overwrite an existing robot.yaml')
     d = sub.add_parser('demo', help='pick-and-place on the simulation through a real MCP client')
@@ -82,7 +84,8 @@ def _init_from_robot(args: argparse.Namespace) -> tuple[int, list[str]]:
         print(f'mcp-ros-bridge: {t("init_live_no_urdf", topic=topics[0], wait=args.wait)}',
               file=sys.stderr)
         return 2, []
-    todo = write_live_config(args.out, urdf, srdf, args.group, args.tip, args.force)
+    todo = write_live_config(args.out, urdf, srdf, args.group, args.tip, args.force,
+                             args.base)
     for topic, text, name in zip(topics, (urdf, srdf), LIVE_FILES):
         if text is not None:
             print(t('init_live_read', topic=topic, chars=len(text),
@@ -105,7 +108,7 @@ def _init(args: argparse.Namespace) -> int:
             return 2
         else:
             todo = write_config(args.out, args.urdf, args.srdf, args.group, args.tip,
-                                args.force)
+                                args.force, args.base)
     print(f'wrote {args.out}/robot.yaml (tools.yaml and prompts.yaml: the shipped ones)')
     for line in todo:
         print(f'  check: {line}')

@@ -63,11 +63,26 @@ def _finger_yaw(pose: Pose) -> float:
     return (yaw + 45.0) % 90.0 - 45.0
 
 
+def refuse_too_wide(ctx: CallContext, name: str) -> None:
+    """Refuse an object whose narrowest side is wider than the open finger gap (nothing moves)."""
+    objects, gap = ctx.robot.objects, ctx.robot.gripper_max_width_m
+    spec = objects.get(name)
+    if spec is None or min(spec.size_m[:2]) <= gap:
+        return
+    fits = [n for n, o in objects.items() if min(o.size_m[:2]) <= gap] or ['none']
+    raise BackendError('INVALID_GOAL', t('pick_too_wide', object=name,
+                                         width=fmt(min(spec.size_m[:2]) * 1000, 1),
+                                         gap=fmt(gap * 1000, 1)),
+                       advice=t('pick_too_wide_fix', fits=', '.join(fits)),
+                       details={'field': 'object', 'object': name})
+
+
 async def pick_steps(ctx: CallContext, args: dict[str, Any], job: Job, do: Steps) -> None:
     """Pick a known object: open, above, descend, grasp, lift, verify (``do`` runs or plans)."""
     name, b, base = args['object'], ctx.backend, ctx.robot.base_frame
     async with job.step('check'):
         await refuse_while_holding(ctx, 'pick_holding_fix')
+        refuse_too_wide(ctx, name)
         pose = await b.object_pose(name, base)
     x, y, gz = pose.position[0], pose.position[1], grasp_z(pose)
     q, above = _down(_finger_yaw(pose)), gz + APPROACH_M

@@ -15,10 +15,13 @@ from dataclasses import dataclass
 import math
 import re
 
-from mcp_ros_bridge.catalog.description import DescriptionError, Group, Joint, Srdf, Urdf
+from mcp_ros_bridge.catalog.arm_chains import candidates, hand_joints, one_arm, tip_below
+from mcp_ros_bridge.catalog.description import (check_limits, DescriptionError, Group, Joint,
+                                                Srdf, Urdf)
+from mcp_ros_bridge.messages import t
 
+MAX_ARM_JOINTS = 32  # a longer chain is no arm (and costs init's reach sampling)
 CONTINUOUS_RANGE = (-math.pi, math.pi)  # published for continuous joints (one turn)
-TOOL_LINKS = ('tool0', 'flange')  # the conventional tool flange links (REP 199)
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,8 @@ def _group_joints(urdf: Urdf, srdf: Srdf, group: Group, seen: frozenset[str] = f
     return _movable(urdf, names)
 
 
-def _ordered(urdf: Urdf, joints: list[Joint]) -> tuple[list[Joint], str, str]:
+def _ordered(urdf: Urdf, joints: list[Joint], hand: frozenset[str] = frozenset()
+             ) -> tuple[list[Joint], str, str]:
     """Return the joints as one serial chain from base to tip, with its base and tip links."""
     names = {j.name for j in joints}
     deepest = max(joints, key=lambda j: len(urdf.chain(urdf.root, j.child)))
@@ -97,30 +101,7 @@ def _ordered(urdf: Urdf, joints: list[Joint]) -> tuple[list[Joint], str, str]:
                                f'{sorted(names - {j.name for j in chain})} are off the chain to '
                                f'{deepest.child!r}; name the arm group with --group')
     base = chain[0].parent
-    return chain, base, _tip_below(urdf, chain[-1].child)
-
-
-def _tip_below(urdf: Urdf, link: str) -> str:
-    """Follow fixed joints down to the flange: the only fixed child, or one named tool0/flange."""
-    while True:
-        below = [j for j in urdf.children(link) if j.kind == 'fixed']
-        if any(j.kind != 'fixed' for j in urdf.children(link)):
-            return link
-        named = [j for j in below if j.child in TOOL_LINKS]
-        if len(below) != 1 and not named:
-            return link
-        link = (named or below)[0].child
-
-
-def _longest_chain(urdf: Urdf) -> list[Joint]:
-    best: list[Joint] = []
-    for link in urdf.links:
-        movable = [j for j in urdf.chain(urdf.root, link) if j.movable]
-        if len(movable) > len(best):
-            best = movable
-    if not best:
-        raise DescriptionError(f'the URDF {urdf.name!r} has no movable joints')
-    return best
+    return chain, base, tip_below(urdf, chain[-1].child, hand)
 
 
 def _resolved(urdf: Urdf, srdf: Srdf, group: Group, notes: list[str]) -> list[Joint]:
@@ -135,31 +116,51 @@ def _resolved(urdf: Urdf, srdf: Srdf, group: Group, notes: list[str]) -> list[Jo
                                                group.subgroups))
 
 
-def _pick_group(srdf: Srdf, urdf: Urdf, wanted: str,
+def _pick_group(srdf: Srdf, urdf: Urdf, wanted: str, hand: frozenset[str],
                 notes: list[str]) -> tuple[Group | None, list[Joint]]:
-    """Return the named group, else the plainest largest one (no subgroups first), else none."""
+    """Return the named group, else the one clear arm group, else the one clear URDF chain."""
     if wanted:
         group = srdf.group(wanted)
         if group is None:
             known = ', '.join(g.name for g in srdf.groups) or 'none'
             raise DescriptionError(f'no SRDF group {wanted!r}; groups: {known}')
-        return group, _resolved(urdf, srdf, group, notes)
-    candidates = []
-    for g in srdf.groups:
+        return group, [j for j in _resolved(urdf, srdf, group, notes) if j.name not in hand]
+    found: dict[frozenset[str], tuple[Group, list[Joint]]] = {}
+    for g in sorted(srdf.groups, key=lambda g: bool(g.subgroups)):  # plain groups first
         try:
-            joints = _resolved(urdf, srdf, g, notes)
+            joints = [j for j in _resolved(urdf, srdf, g, notes) if j.name not in hand]
+            if len(joints) >= 2:
+                _ordered(urdf, joints)
         except DescriptionError as exc:
             notes.append(f'SRDF group {g.name!r} left out: {exc}')
             continue
         if len(joints) >= 2:
-            candidates.append((not g.subgroups, len(joints), g, joints))
-    if not candidates:
-        return None, _longest_chain(urdf)
-    best = max(candidates, key=lambda c: (c[0], c[1]))
-    return best[2], best[3]
+            found.setdefault(frozenset(j.name for j in joints), (g, joints))
+    if found:
+        groups = list(found.values())
+        tips = [f'{g.name}: {_ordered(urdf, js)[2]}' for g, js in groups]
+        chosen = one_arm(urdf, [js for _, js in groups], tips, '--group NAME')
+        return next(g for g, js in groups if js is chosen), chosen
+    chains = candidates(urdf, hand)
+    tips = [tip_below(urdf, c[-1].child, hand) for c in chains]
+    return None, one_arm(urdf, chains, tips, '--tip LINK (or --base LINK --tip LINK)')
+
+
+def _explicit(urdf: Urdf, base: str, tip: str, hand: frozenset[str]) -> list[Joint]:
+    """Return the movable joints from ``base`` (default: above the first) down to ``tip``."""
+    if not tip:
+        below = [c for c in candidates(urdf, hand) if base in {j.parent for j in c}]
+        chains = [c[[j.parent for j in c].index(base):] for c in below]
+        tips = [tip_below(urdf, c[-1].child, hand) for c in chains]
+        return one_arm(urdf, chains, tips, '--tip LINK')
+    path = [j for j in urdf.chain(base or urdf.root, tip) if j.movable]
+    if not path:
+        raise DescriptionError(t('init_no_joint_to_tip', base=base or urdf.root, tip=tip))
+    return path
 
 
 def _arm_joint(j: Joint, notes: list[str]) -> ArmJoint:
+    check_limits(j, 'arm')
     if j.kind == 'continuous':
         notes.append(f'{j.name} is continuous: published as {CONTINUOUS_RANGE[0]:.4f}..'
                      f'{CONTINUOUS_RANGE[1]:.4f} rad (one turn)')
@@ -207,14 +208,31 @@ def _postures(srdf: Srdf, names: list[str], notes: list[str]) -> dict[str, tuple
     return out
 
 
-def arm_model(urdf: Urdf, srdf: Srdf, group: str = '', tip: str = '') -> ArmModel:
-    """Return the arm ``group`` (or the one found) of the description; ``tip`` overrides."""
+def arm_model(urdf: Urdf, srdf: Srdf, group: str = '', tip: str = '',
+              base: str = '') -> ArmModel:
+    """
+    Return the arm of the description: the chain ``base`` .. ``tip`` when given, else ``group``.
+
+    Neither given: the one clear SRDF group, else the one clear URDF chain (see
+    :mod:`arm_chains`); several close candidates are refused, listed.
+    """
     notes: list[str] = []
-    chosen, joints = _pick_group(srdf, urdf, group, notes)
-    if chosen is None:
-        notes.append('no SRDF planning group: the arm is the longest chain of movable joints '
-                     'in the URDF; set moveit.group to your MoveIt group')
-    chain, base, found_tip = _ordered(urdf, joints)
+    hand = hand_joints(urdf, srdf)
+    chosen: Group | None = None
+    if base or (tip and not group):
+        joints = _explicit(urdf, base, tip, hand)
+        chosen = srdf.group(group) if group else None
+    else:
+        chosen, joints = _pick_group(srdf, urdf, group, hand, notes)
+    if chosen is None and not group:
+        notes.append('no SRDF planning group: the arm is the chain init chose in the URDF; '
+                     'set moveit.group to your MoveIt group')
+    if len(joints) > MAX_ARM_JOINTS:
+        raise DescriptionError(f'the arm {joints[0].name} .. {joints[-1].name} has '
+                               f'{len(joints)} joints, over {MAX_ARM_JOINTS}: give the arm '
+                               'with --base LINK --tip LINK')
+    chain, found_base, found_tip = _ordered(urdf, joints, hand)
+    base = base or found_base
     if tip:
         path = urdf.chain(base, tip)
         if not {j.name for j in chain} <= {j.name for j in path}:
@@ -225,5 +243,7 @@ def arm_model(urdf: Urdf, srdf: Srdf, group: str = '', tip: str = '') -> ArmMode
     names = [j.name for j in chain]
     postures = _postures(srdf, names, notes)
     gripper, gripper_group = _gripper(urdf, srdf, chain[-1].child, set(names))
+    for finger in gripper:
+        check_limits(finger, 'gripper')
     return ArmModel(urdf.name, chosen.name if chosen else '', base, tip, tuple(arm), postures,
                     gripper, gripper_group, tuple(notes))

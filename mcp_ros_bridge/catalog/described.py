@@ -20,6 +20,7 @@ from mcp_ros_bridge.catalog.arm_model import arm_model, ArmModel
 from mcp_ros_bridge.catalog.description import (DescriptionError, EMPTY_SRDF, MAX_CHARS,
                                                 parse_srdf, parse_urdf, Urdf)
 from mcp_ros_bridge.catalog.format_check import Problem
+from mcp_ros_bridge.catalog.robot import joint_margins
 
 _WHERE = ('description',)
 
@@ -36,7 +37,8 @@ def read_description(config_dir: str, spec: dict[str, Any]) -> tuple[Urdf, ArmMo
                                    f'{exc.strerror}') from None
     urdf = parse_urdf(text('urdf'), str(spec['urdf']))
     srdf = parse_srdf(text('srdf'), str(spec['srdf'])) if spec.get('srdf') else EMPTY_SRDF
-    return urdf, arm_model(urdf, srdf, str(spec.get('group') or ''), str(spec.get('tip') or ''))
+    return urdf, arm_model(urdf, srdf, str(spec.get('group') or ''), str(spec.get('tip') or ''),
+                           str(spec.get('base') or ''))
 
 
 def merge_description(config_dir: str, data: Any) -> tuple[Any, list[Problem], list[str]]:
@@ -66,19 +68,28 @@ def merge_description(config_dir: str, data: Any) -> tuple[Any, list[Problem], l
             'joints.arm out (it is read from the description) or name the same joints in '
             'chain order')))
     limits = [[j.lower, j.upper] for j in model.joints]
+    units = [_UNITS.get(j.kind, 'rad') for j in model.joints]
+    if joints.setdefault('units', units) != units:
+        problems.append((('joints', 'units'), (
+            f"joints.units {joints['units']} differs from the description's {units} (m for a "
+            'prismatic joint, rad otherwise): leave joints.units out')))
     problems += _narrowing(joints.setdefault('position_limits', limits), limits, names)
     if model.gripper_joints:
         joints.setdefault('gripper', [j.name for j in model.gripper_joints])
     problems += _gripper_command(urdf, out.get('gripper'), joints.get('gripper'))
     postures = joints.setdefault('postures', {})
-    margin = (out.get('limits') or {}).get('joint_limit_margin_rad', 0.0)
-    if isinstance(postures, dict) and isinstance(margin, (int, float)):
+    lim = out.get('limits') or {}
+    margin, margin_m = lim.get('joint_limit_margin_rad', 0.0), lim.get('joint_limit_margin_m',
+                                                                       0.005)
+    if isinstance(postures, dict) and isinstance(margin, (int, float)) \
+            and isinstance(margin_m, (int, float)):
+        margins = joint_margins(units, len(names), margin, margin_m)
         for name, values in model.postures.items():
-            outside = [f'{n}={v:g}' for n, v, (lo, hi) in zip(names, values, limits)
-                       if not lo + margin <= v <= hi - margin]
+            outside = [f'{n}={v:g}' for n, v, (lo, hi), m in zip(names, values, limits, margins)
+                       if not lo + m <= v <= hi - m]
             if outside:
                 notes.append(f'SRDF state {name!r} left out: {", ".join(outside)} outside the '
-                             f'limits less the {margin:g} rad margin')
+                             f'limits less the margin ({margin:g} rad, {margin_m:g} m)')
             else:
                 postures.setdefault(name, list(values))
     moveit = out.setdefault('moveit', {})

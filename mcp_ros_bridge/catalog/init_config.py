@@ -11,12 +11,15 @@ unchanged. It returns what it could not read, to be said once.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 
+
+from mcp_ros_bridge.catalog.arm_chains import links_below
 from mcp_ros_bridge.catalog.arm_model import ArmModel
 from mcp_ros_bridge.catalog.described import read_description
-from mcp_ros_bridge.catalog.description import Urdf
+from mcp_ros_bridge.catalog.description import Joint, Urdf
 import numpy as np
 from transforms3d.axangles import axangle2mat
 from transforms3d.euler import euler2mat
@@ -24,6 +27,7 @@ from transforms3d.euler import euler2mat
 FORCE_RANGE_N = (5.0, 30.0)   # a typical parallel gripper's usable grip force range
 UNKNOWN_WIDTH_M = 0.085       # a common 2-finger stroke, used when no prismatic finger says it
 MARGIN_RAD = 0.02             # limits.joint_limit_margin_rad written
+MARGIN_M = 0.005              # limits.joint_limit_margin_m written (prismatic arm joints)
 NO_POSTURES = '  postures: {}  # the SRDF states, home included, are read from the description\n'
 
 
@@ -53,17 +57,44 @@ def tip_extent(urdf: Urdf, model: ArmModel, samples: int = 4000,
     return tips.min(axis=0), tips.max(axis=0)
 
 
-def _gripper_width(model: ArmModel) -> tuple[float, bool]:
-    """Return the open finger gap (m) and whether the description gave it."""
-    prismatic = [j for j in model.gripper_joints if j.kind == 'prismatic' and j.upper]
+def _gripper_width(model: ArmModel) -> tuple[float, str]:
+    """
+    Return the open finger gap (m) and the figure it came from ('' when guessed).
+
+    The gap is the summed travel of the prismatic finger joints, a mimic finger
+    included: a mirrored pair opens by both fingers' strokes.
+    """
+    prismatic = [j for j in model.gripper_joints if j.kind == 'prismatic'
+                 and j.lower is not None and j.upper is not None and j.upper > j.lower]
     if not prismatic:
-        return UNKNOWN_WIDTH_M, False
-    fingers = [j for j in prismatic if not j.mimic] or prismatic
-    per_finger = max(float(j.upper or 0.0) for j in fingers)
-    return round(per_finger * (2 if len(prismatic) >= 2 else 1), 6), True
+        return UNKNOWN_WIDTH_M, ''
+    strokes = [float(j.upper or 0.0) - float(j.lower or 0.0) for j in prismatic]
+    figure = ' + '.join(f'{j.name} {s:g}' for j, s in zip(prismatic, strokes))
+    return round(sum(strokes), 6), f'{figure} m (finger travel)'
 
 
-def _command_lines(model: ArmModel) -> str:
+def closed_end(urdf: Urdf, j: Joint) -> tuple[str, str]:
+    """
+    Return which limit of a revolute jaw closes it ('lower', 'upper' or '') and the figure.
+
+    Closed is the end where the jaw's centre of mass comes nearer the centre of mass of
+    the link it turns on (the fixed jaw's): a difference under 2 mm decides nothing.
+    """
+    com = dict(urdf.coms)
+    if j.child not in com or j.parent not in com or j.lower is None or j.upper is None:
+        return '', ''
+    turn = euler2mat(*j.origin_rpy, 'sxyz')
+    gaps = [float(np.linalg.norm(np.add(j.origin_xyz, turn @ axangle2mat(j.axis, q)
+                                        @ np.array(com[j.child])) - com[j.parent]))
+            for q in (j.lower, j.upper)]
+    figure = (f"the jaw's centre of mass {gaps[0] * 1000:.1f} mm from the hand's at "
+              f'{j.lower:g} rad, {gaps[1] * 1000:.1f} mm at {j.upper:g} rad')
+    if abs(gaps[0] - gaps[1]) < 0.002:
+        return '', figure
+    return ('lower' if gaps[0] < gaps[1] else 'upper'), figure
+
+
+def _command_lines(model: ArmModel, urdf: Urdf | None = None) -> str:
     """Return the ``gripper.command`` lines for the first driven finger joint ('' if none)."""
     driven = [j for j in model.gripper_joints if not j.mimic and j.lower is not None
               and j.upper is not None and j.kind in ('prismatic', 'revolute')]
@@ -71,14 +102,22 @@ def _command_lines(model: ArmModel) -> str:
         return ''
     j = driven[0]
     if j.kind == 'prismatic':  # a finger's travel: 0 closed, its upper limit open
-        return (f'  command: {{open: {j.upper}, closed: {j.lower}, unit: m, joint: {j.name}}}'
+        return (f'  command: {{open: {j.upper}, closed: {j.lower}, unit: m, joint: {q(j.name)}}}'
                 '  # the action position open and closed\n')
-    return (f'  command: {{open: {j.lower}, closed: {j.upper}, unit: rad, joint: {j.name}}}'
-            '  # CHECK: which end of the knuckle is open\n')
+    closed, figure = closed_end(urdf, j) if urdf is not None else ('', '')
+    shut, wide = (j.lower, j.upper) if closed == 'lower' else (j.upper, j.lower)
+    why = f'closed at the {closed} limit: {figure}' if closed else (
+        f'undecided ({figure})' if figure else 'which end is open')
+    return (f'  command: {{open: {wide}, closed: {shut}, unit: rad, joint: {q(j.name)}}}'
+            f'  # CHECK: {why}\n')
+
+
+def _margin(kind: str) -> float:
+    return MARGIN_M if kind == 'prismatic' else MARGIN_RAD
 
 
 def _inside(model: ArmModel, values: tuple[float, ...] | list[float]) -> bool:
-    return all(j.lower + MARGIN_RAD <= v <= j.upper - MARGIN_RAD
+    return all(j.lower + _margin(j.kind) <= v <= j.upper - _margin(j.kind)
                for j, v in zip(model.joints, values))
 
 
@@ -88,27 +127,32 @@ def _home(model: ArmModel) -> tuple[list[float], str]:
     for name in named:
         if _inside(model, model.postures[name]):
             return list(model.postures[name]), f'SRDF state {name!r}'
-    home = [min(max(0.0, j.lower + MARGIN_RAD), j.upper - MARGIN_RAD) for j in model.joints]
+    home = [min(max(0.0, j.lower + _margin(j.kind)), j.upper - _margin(j.kind))
+            for j in model.joints]
     return home, 'zeros moved inside the limits (CHECK: a safe start posture)'
 
 
-def links_below(urdf: Urdf, link: str) -> list[str]:
-    """Return every link below ``link`` in the tree (the hand below the last arm joint's)."""
-    out, todo = [], [j.child for j in urdf.children(link)]
-    while todo:
-        out.append(todo.pop(0))
-        todo.extend(j.child for j in urdf.children(out[-1]))
-    return out
+def q(name: str) -> str:
+    """Return ``name`` as a YAML double-quoted scalar: a name from a file is data, never YAML."""
+    return json.dumps(name, ensure_ascii=False)
+
+
+def _choice_lines(choice: dict[str, str]) -> str:
+    """Return the description's chain choice lines (group, base, tip) init was given."""
+    return ''.join(f'  {key}: {q(value)}   # chosen at init: the arm is this chain\n'
+                   for key, value in choice.items() if value)
 
 
 def render_robot_yaml(model: ArmModel, urdf: str, srdf: str,
                       extent: tuple[np.ndarray, np.ndarray],
-                      gripper_mass_kg: float, hand: tuple[str, ...] = ()) -> tuple[str, list[str]]:
+                      gripper_mass_kg: float, hand: tuple[str, ...] = (),
+                      choice: dict[str, str] | None = None,
+                      parsed: Urdf | None = None) -> tuple[str, list[str]]:
     """Return the robot.yaml text for ``model`` and the list of things to check by hand."""
     todo = list(model.notes)
     home, home_from = _home(model)
-    width, width_known = _gripper_width(model)
-    if not width_known:
+    width, width_from = _gripper_width(model)
+    if not width_from:
         todo.append(f'gripper.max_width_m: no prismatic finger joint; {UNKNOWN_WIDTH_M} m '
                     'written (CHECK)')
     if not model.group:
@@ -120,24 +164,25 @@ def render_robot_yaml(model: ArmModel, urdf: str, srdf: str,
     lo[2] = max(lo[2], 0.0)  # the table top is the base plane: nothing below it
     postures = '' if 'home' in model.postures and _inside(model, model.postures['home']) else (
         f'  postures:\n    home: [{", ".join(repr(float(v)) for v in home)}]  # {home_from}\n')
-    srdf_line = f'  srdf: {srdf}\n' if srdf else ''
-    group = model.group or 'manipulator  # CHECK: your MoveIt planning group'
-    hand_line = (f'  hand_links: [{", ".join(hand)}]  # below the last arm joint: what a '
-                 'guarded move may touch with\n') if hand else ''
-    text = f"""# robot.yaml for {model.robot or 'this robot'}, written by `mcp-ros-bridge init`.
-# The arm joints ({len(model.joints)}: {model.joint_names[0]} .. {model.joint_names[-1]}), their
+    srdf_line = (f'  srdf: {q(srdf)}\n' if srdf else '') + _choice_lines(choice or {})
+    group = q(model.group) if model.group else 'manipulator  # CHECK: your MoveIt planning group'
+    hand_line = (f'  hand_links: [{", ".join(map(q, hand))}]  # below the last arm joint: what '
+                 'a guarded move may touch with\n') if hand else ''
+    ends = f'{q(model.joint_names[0])} .. {q(model.joint_names[-1])}'
+    text = f"""# robot.yaml for {q(model.robot or 'this robot')}, written by `mcp-ros-bridge init`.
+# The arm joints ({len(model.joints)}: {ends}), their
 # limits, the gripper joints and the SRDF's named states are read from the description at
 # every start; robot.yaml may narrow a limit, never widen it. Lines marked CHECK are guesses:
 # confirm them on the robot.
 format: 1
-robot: {model.robot or 'robot'}
+robot: {q(model.robot or 'robot')}
 description:
-  urdf: {urdf}
+  urdf: {q(urdf)}
 {srdf_line}
 frames:
-  base: {model.base_link}
-  end_effector: {model.tip_link}   # the link motions command (add ros.tcp for an offset TCP)
-  ft_sensor: {model.tip_link}      # CHECK: the frame your wrench is expressed in
+  base: {q(model.base_link)}
+  end_effector: {q(model.tip_link)}   # the link motions command (add ros.tcp for an offset TCP)
+  ft_sensor: {q(model.tip_link)}      # CHECK: the frame your wrench is expressed in
 
 moveit:
   group: {group}
@@ -151,19 +196,19 @@ ros:
     gripper: /gripper_controller/gripper_cmd               # CHECK: your gripper action
 
 gripper:
-  max_width_m: {width}{'' if width_known else '   # CHECK: the open finger gap'}
+  max_width_m: {width}   # CHECK: the open finger gap{f' = {width_from}' if width_from else ''}
   min_force_n: {FORCE_RANGE_N[0]}
   max_force_n: {FORCE_RANGE_N[1]}
   mass_kg: {round(gripper_mass_kg, 4)}            # below the arm's last link (URDF inertials)
   com_m: [0.0, 0.0, 0.05]        # CHECK: their centre of mass in the F/T sensor frame
-{_command_lines(model)}
+{_command_lines(model, parsed)}
 objects:
   box: {{colour: red, shape: box, size_m: [0.05, 0.05, 0.05], mass_kg: 0.2}}
   cylinder: {{colour: blue, shape: cylinder, size_m: [0.05, 0.05, 0.1], mass_kg: 0.15}}
 
 limits:
   workspace:                 # where the tip can reach (FK over the limits); CHECK your cell
-    frame: {model.base_link}
+    frame: {q(model.base_link)}
     min: {lo}
     max: {hi}
   max_velocity_scaling: 0.5
@@ -174,6 +219,7 @@ limits:
   contact_force_limit_n: 40.0
   sensor_max_age_s: 0.5
   joint_limit_margin_rad: {MARGIN_RAD}
+  joint_limit_margin_m: {MARGIN_M}      # the margin of a prismatic arm joint (m)
   min_cartesian_fraction: 0.95
   approach_cone_deg: 90.0
   motion_timeout_s: 60.0
@@ -191,16 +237,17 @@ def _named(path: str, out_dir: str) -> str:
 
 
 def write_config(out_dir: str, urdf: str, srdf: str = '', group: str = '', tip: str = '',
-                 force: bool = False) -> list[str]:
+                 force: bool = False, base: str = '') -> list[str]:
     """Write ``out_dir/robot.yaml`` from the description; return what to check by hand."""
     urdf, srdf = os.path.abspath(urdf), os.path.abspath(srdf) if srdf else ''
-    spec = {'urdf': urdf, 'srdf': srdf, 'group': group, 'tip': tip}
+    choice = {'group': group, 'base': base, 'tip': tip}
+    spec = {'urdf': urdf, 'srdf': srdf, **choice}
     parsed, model = read_description('/', spec)
     last = parsed.joint(model.joint_names[-1])
     mass = parsed.mass_below(last.child) if last is not None else 0.0
     hand = tuple(links_below(parsed, last.child)) if last is not None else ()
     text, todo = render_robot_yaml(model, _named(urdf, out_dir), _named(srdf, out_dir),
-                                   tip_extent(parsed, model), mass, hand)
+                                   tip_extent(parsed, model), mass, hand, choice, parsed)
     path = os.path.join(out_dir, 'robot.yaml')
     if os.path.exists(path) and not force:
         raise FileExistsError(f'{path} exists; pass --force to overwrite it')
@@ -214,7 +261,7 @@ LIVE_FILES = ('robot.urdf', 'robot.srdf')  # where the descriptions read from to
 
 
 def write_live_config(out_dir: str, urdf_text: str, srdf_text: str | None, group: str = '',
-                      tip: str = '', force: bool = False) -> list[str]:
+                      tip: str = '', force: bool = False, base: str = '') -> list[str]:
     """
     Write the descriptions a running robot published, then robot.yaml referencing them.
 
@@ -235,4 +282,4 @@ def write_live_config(out_dir: str, urdf_text: str, srdf_text: str | None, group
                 f.write(text)
             written.append(os.path.join(out_dir, name))
     srdf = written[1] if len(written) > 1 else ''
-    return write_config(out_dir, written[0], srdf, group, tip, force=True)
+    return write_config(out_dir, written[0], srdf, group, tip, force=True, base=base)

@@ -133,11 +133,10 @@ def check_joint_bounds(bad: Callable[[tuple[Any, ...], str, str], None], schema:
     s = _prop(schema, 'properties', 'positions')
     if s is None:
         return
-    margin = robot.limits.joint_limit_margin_rad
     items = s.get('prefixItems')
     per = items if isinstance(items, list) else [s.get('items')] * len(robot.arm_joints)
-    rows = zip(robot.arm_joints, robot.arm_position_limits, per)
-    for k, (joint, (lo_cap, hi_cap), item) in enumerate(rows):
+    rows = zip(robot.arm_joints, robot.arm_position_limits, per, robot.joint_margins)
+    for k, (joint, (lo_cap, hi_cap), item, margin) in enumerate(rows):
         lo, _, hi = numeric_range(item) if isinstance(item, dict) else (None, False, None)
         lo_cap, hi_cap = lo_cap + margin, hi_cap - margin
         if lo is None or hi is None or lo < lo_cap - 1e-9 or hi > hi_cap + 1e-9:

@@ -23,7 +23,14 @@ def text_values(robot: RobotConfig) -> dict[str, str]:
             'first_joint': robot.arm_joints[0], 'last_joint': robot.arm_joints[-1],
             'arm_joints': ', '.join(robot.arm_joints),
             'postures': ', '.join(robot.postures), 'gripper_width': width,
-            'gripper_joint_count': str(len(robot.gripper_joints))}
+            'gripper_joint_count': str(len(robot.gripper_joints)),
+            'joint_units': joint_units(robot)}
+
+
+def joint_units(robot: RobotConfig) -> str:
+    """Return 'rad', or 'rad; NAME: m' naming each prismatic arm joint (a torso lift)."""
+    metres = [n for n, u in zip(robot.arm_joints, robot.arm_units) if u == 'm']
+    return 'rad' + ''.join(f'; {n}: m' for n in metres)
 
 
 def unknown_placeholders(node: Any, values: dict[str, str]) -> list[str]:

@@ -21,12 +21,34 @@ def arm_joint_array(robot: Mapping[str, Any]) -> dict[str, Any]:
     joint's position limits less ``limits.joint_limit_margin_rad`` (the array's
     description names the joints in order: an item needs no text of its own).
     """
-    joints, margin = robot['joints'], robot['limits']['joint_limit_margin_rad']
+    from mcp_ros_bridge.catalog.robot import joint_margins
+    joints, lim = robot['joints'], robot['limits']
+    margins = joint_margins(joints.get('units') or [], len(joints['arm']),
+                            lim['joint_limit_margin_rad'], lim.get('joint_limit_margin_m', 0.005))
     items = [{'type': 'number', 'minimum': round(lo + margin, 12),
               'maximum': round(hi - margin, 12)}
-             for lo, hi in joints['position_limits'][:len(joints['arm'])]]
+             for (lo, hi), margin in zip(joints['position_limits'], margins)]
     return {'type': 'array', 'minItems': len(items), 'maxItems': len(items),
             'prefixItems': items}
+
+
+def in_workspace(point: Mapping[str, Any], robot: Mapping[str, Any]) -> dict[str, Any]:
+    """
+    Return ``point`` (x, y, z; m) with each coordinate outside the workspace moved inside it.
+
+    ``{$in_workspace: {x: 0.5, y: 0.0, z: 0.3}}``: an example that stays valid on
+    an arm whose reach is smaller; a coordinate outside the box (z above the
+    table by the fingertip's reach past the TCP) becomes the box's middle.
+    """
+    box = robot['limits']['workspace']
+    above = (robot.get('gripper') or {}).get('geometry', {}).get('tip_past_tcp_m', 0.0)
+    out = dict(point)
+    for k, axis in enumerate('xyz'):
+        lo, hi = box['min'][k] + (above if axis == 'z' else 0.0), box['max'][k]
+        v = out.get(axis)
+        if _is_number(v) and not lo <= v <= hi:
+            out[axis] = round((lo + hi) / 2, 3)
+    return out
 
 
 def resolve_refs(node: Any, robot: Mapping[str, Any], doc: LoadedYaml,
@@ -42,6 +64,8 @@ def resolve_refs(node: Any, robot: Mapping[str, Any], doc: LoadedYaml,
         if '$arm_joints' in node:
             rest = {k: v for k, v in node.items() if k != '$arm_joints'}
             return arm_joint_array(robot) | resolve_refs(rest, robot, doc, path)
+        if '$in_workspace' in node and isinstance(node['$in_workspace'], Mapping):
+            return in_workspace(node['$in_workspace'], robot)
         if '$robot' in node:
             ref = node['$robot']
             extra = set(node) - {'$robot', 'scale', 'offset', 'keys'}

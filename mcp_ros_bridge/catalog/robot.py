@@ -42,6 +42,7 @@ class Limits:
     ft_rated_force_n: float  # per axis; larger wrench samples are rejected
     ft_rated_torque_nm: float
     joint_limit_margin_rad: float
+    joint_limit_margin_m: float  # the same for a prismatic joint (a torso lift, a rail)
     min_cartesian_fraction: float
     motion_timeout_s: float
     approach_cone_deg: float
@@ -114,6 +115,13 @@ class RobotConfig:
     # description: urdf and srdf (absolute paths), group and tip; empty without one
     description: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     hand_links: tuple[str, ...] = ()  # what a guarded move may touch with (MoveIt link names)
+    arm_units: tuple[str, ...] = ()  # per arm joint 'rad' or 'm' (empty: all rad)
+
+    @property
+    def joint_margins(self) -> tuple[float, ...]:
+        """Return each arm joint's limit margin in its own unit (rad, or m if prismatic)."""
+        return joint_margins(self.arm_units, len(self.arm_joints),
+                             self.limits.joint_limit_margin_rad, self.limits.joint_limit_margin_m)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any], config_dir: str = '') -> RobotConfig:
@@ -164,7 +172,15 @@ class RobotConfig:
             ros=RosSettings.from_dict(d['ros']),
             description=_description(d.get('description'), config_dir),
             hand_links=tuple(mv['hand_links']),
+            arm_units=tuple(jt['units']),
         )
+
+
+def joint_margins(units: Sequence[str], count: int, margin_rad: float,
+                  margin_m: float) -> tuple[float, ...]:
+    """Return ``count`` margins: ``margin_m`` where ``units`` says m, else ``margin_rad``."""
+    return tuple(margin_m if k < len(units) and units[k] == 'm' else margin_rad
+                 for k in range(count))
 
 
 def _description(spec: Mapping[str, Any] | None, config_dir: str) -> Mapping[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_ros_bridge.catalog.format_check import Problem
+from mcp_ros_bridge.catalog.robot import joint_margins
 
 
 RETIRED = {('ros', 'gripper_position_scale'): (
@@ -74,10 +75,11 @@ def robot_problems(data: dict[str, Any]) -> list[Problem]:
     for i, (lo, hi) in enumerate(limits):
         if lo >= hi:
             problems.append((('joints', 'position_limits', i), f'min {lo} is not below max {hi}'))
-    margin = lim['joint_limit_margin_rad']
+    margins = joint_margins(joints.get('units') or [], len(limits),
+                            lim['joint_limit_margin_rad'], lim.get('joint_limit_margin_m', 0.005))
     for name, posture in joints['postures'].items():
         outside = [f'{joint}={v:g} not in [{lo + margin:g}, {hi - margin:g}]'
-                   for joint, v, (lo, hi) in zip(joints['arm'], posture, limits)
+                   for joint, v, (lo, hi), margin in zip(joints['arm'], posture, limits, margins)
                    if not lo + margin <= v <= hi - margin]
         if outside and len(posture) == len(limits):
             problems.append((('joints', 'postures', name), (

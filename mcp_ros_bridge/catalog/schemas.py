@@ -95,7 +95,7 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
     'robot': _NAME,
     # URDF (and SRDF) the arm joints, limits, gripper joints, group and postures are read from
     'description': _obj({'urdf': _NAME, 'srdf': _EMPTY_DEFAULT, 'group': _EMPTY_DEFAULT,
-                         'tip': _EMPTY_DEFAULT}, ['urdf']),
+                         'tip': _EMPTY_DEFAULT, 'base': _EMPTY_DEFAULT}, ['urdf']),
     'frames': _obj({'base': _NAME, 'end_effector': _NAME, 'ft_sensor': _NAME}),
     'moveit': _obj({'group': _NAME, 'gripper_group': _EMPTY_DEFAULT,
                     'planner_id': _EMPTY_DEFAULT, 'pipeline_id': _EMPTY_DEFAULT,
@@ -111,7 +111,9 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
                                  'additionalProperties': {'type': 'array', 'items': _NUM,
                                                           'minItems': 1}},
                     'position_limits': {'type': 'array', 'items': {
-                        'type': 'array', 'items': _NUM, 'minItems': 2, 'maxItems': 2}}},
+                        'type': 'array', 'items': _NUM, 'minItems': 2, 'maxItems': 2}},
+                    # per arm joint: rad (revolute, continuous) or m (prismatic); none: all rad
+                    'units': {'type': 'array', 'items': {'enum': ['rad', 'm']}, 'default': []}},
                    ['arm', 'postures', 'position_limits']),  # no limits: refuse to start
     'ros': ROS_SCHEMA | {'default': {}},
     'gripper': _obj({'max_width_m': _POS, 'min_force_n': _POS, 'max_force_n': _POS,
@@ -145,6 +147,7 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
         'ft_rated_force_n': _POS | {'default': 1000.0},
         'ft_rated_torque_nm': _POS | {'default': 100.0},
         'joint_limit_margin_rad': {'type': 'number', 'minimum': 0},
+        'joint_limit_margin_m': {'type': 'number', 'minimum': 0, 'default': 0.005},  # prismatic
         'min_cartesian_fraction': _FRACTION,
         'approach_cone_deg': {'type': 'number', 'exclusiveMinimum': 0, 'maximum': 180},
         'motion_timeout_s': _POS,

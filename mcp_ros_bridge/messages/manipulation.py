@@ -114,6 +114,14 @@ TABLE = {
         'pick again; nothing moved. A corrected call returns status HOLDING.',
         '请先用 place_object 放下（例如 {{"target": {{"x": 0.45, "y": 0.2}}}}），再次拾取；没有任何运动。'
         '修正后的调用返回状态 HOLDING。'),
+    'pick_too_wide': both(
+        'the {object} is {width} mm across at its narrowest, wider than the open finger gap '
+        '{gap} mm (gripper.max_width_m); nothing moved',
+        '{object} 最窄处宽 {width} mm，大于手指张开间距 {gap} mm（gripper.max_width_m）；没有任何运动'),
+    'pick_too_wide_fix': both(
+        'Pick an object that fits between the fingers (here: {fits}); a corrected call returns '
+        'status HOLDING.',
+        '请拾取能放入两指之间的物体（此处：{fits}）；修正后的调用返回状态 HOLDING。'),
     'pick_lost': both('the {object} left the fingers while lifting',
                       '{object} 在抬起时离开了手指'),
     'pick_lost_fix': both(

@@ -36,6 +36,15 @@ TABLE: dict[str, tuple[str, str]] = {
         'correct the mesh filename in the URDF (relative paths start at the directory of '
         'the URDF)',
         '请更正 URDF 中的网格文件名（相对路径从 URDF 所在目录起算）'),
+    'sim_urdf_mesh_outside': both(
+        'the simulation cannot build {robot}: the collision mesh of link {link}, {mesh}, lies '
+        'outside the description ({root}); meshes are read from the description only',
+        '仿真无法构建 {robot}：连杆 {link} 的碰撞网格 {mesh} 位于描述目录（{root}）之外；'
+        '只从描述目录读取网格'),
+    'sim_urdf_mesh_outside_fix': both(
+        'copy the mesh into the description and name it with package://PACKAGE/... or a path '
+        'relative to the URDF',
+        '请把网格复制到描述目录中，并用 package://PACKAGE/... 或相对 URDF 的路径引用'),
     'sim_urdf_package': both(
         'the simulation cannot build {robot}: no directory of package {package} (for mesh '
         '{mesh} of link {link}) at or above the directory of the URDF',
@@ -84,4 +93,18 @@ TABLE: dict[str, tuple[str, str]] = {
     'init_live_needs_source': both(
         'init needs --urdf FILE or --from-robot',
         'init 需要 --urdf FILE 或 --from-robot'),
+    # catalog/arm_chains.py, arm_model.py: which chain of the description is the arm.
+    'init_several_arms': both(
+        '{robot} has {count} candidate arms, init does not guess: {arms}; choose one with '
+        '{how}',
+        '{robot} 有 {count} 条候选机械臂链，init 不做猜测：{arms}；请用 {how} 选择其一'),
+    'init_no_arm': both(
+        '{robot} has no chain of movable joints outside its hands and wheels: give the arm '
+        'with --base LINK --tip LINK',
+        '{robot} 除手和轮子外没有可动关节链：请用 --base LINK --tip LINK 指定机械臂'),
+    'init_no_joint_to_tip': both(
+        'no movable joint from {base} down to {tip}: give a tip link below the arm joints '
+        '(--tip LINK) and a base above them (--base LINK)',
+        '从 {base} 到 {tip} 没有可动关节：请给出位于机械臂关节下方的末端连杆（--tip LINK）'
+        '和其上方的基座连杆（--base LINK）'),
 }

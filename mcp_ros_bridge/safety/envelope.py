@@ -137,14 +137,14 @@ class Envelope:
         """Check joint targets against the position limits less the margin; refuse others."""
         r = self.robot
         bounds = dict(zip(r.arm_joints, r.arm_position_limits))
-        margin = self.limits.joint_limit_margin_rad
+        margins = dict(zip(r.arm_joints, r.joint_margins))
         unknown = sorted(set(positions) - set(bounds))
         if unknown:
             raise BackendError('INVALID_GOAL', t('joints_unknown', unknown=unknown),
                                advice=t('joints_unknown_fix', joints=list(r.arm_joints)))
         out = {}
         for name, value in positions.items():
-            lo, hi = bounds[name][0] + margin, bounds[name][1] - margin
+            lo, hi = bounds[name][0] + margins[name], bounds[name][1] - margins[name]
             out[name] = self._bounded('joint_limits', value, lo, hi, False, notes,
                                       label=f'joint_limits ({name})')
         return out

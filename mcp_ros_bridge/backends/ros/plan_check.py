@@ -52,11 +52,11 @@ def check_joint_limits(config: RobotConfig, times: Sequence[float],
     A joint that starts outside the margin (the first row is where the arm is)
     may only come closer to it with every sample (:class:`TowardInside`).
     """
-    margin = config.limits.joint_limit_margin_rad
     rules = [TowardInside() for _ in config.arm_joints]
     for k, row in enumerate(rows):
-        for name, q, (lo, hi), rule in zip(config.arm_joints, row, config.arm_position_limits,
-                                           rules):
+        for name, q, (lo, hi), rule, margin in zip(config.arm_joints, row,
+                                                   config.arm_position_limits, rules,
+                                                   config.joint_margins):
             if not rule.admit(outside_interval(q, lo + margin, hi - margin)):
                 raise BackendError(
                     'LIMIT_EXCEEDED', t('plan_joint_limit', name=name, q=q, t=times[k], k=k + 1,

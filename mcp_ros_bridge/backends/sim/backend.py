@@ -70,7 +70,7 @@ class SimBackend(Runner):
                            ft_rating=(lim.ft_rated_force_n, lim.ft_rated_torque_nm), robot=robot)
         w = self.world
         self.planner = Planner(w.model, w.arm_qpos, w.arm_dof, seed,
-                               config.limits.joint_limit_margin_rad, config.home, robot)
+                               np.array(config.joint_margins), config.home, robot)
         self.guard = ContactGuard(w.model, robot)
         self.touchable = guarded.hand_geoms(w.model, robot)  # what a guarded approach may touch
         self.tips = TipKinematics(w.model, w.arm_qpos, config.end_effector, config.base_frame)
@@ -81,7 +81,7 @@ class SimBackend(Runner):
     def reconfigure(self, config: RobotConfig) -> None:
         """Use a reloaded robot.yaml from the next call on (only what may change live)."""
         self.config = config
-        kin, margin = self.planner.kin, config.limits.joint_limit_margin_rad
+        kin, margin = self.planner.kin, np.array(config.joint_margins)
         kin.lo = np.array(self.robot.q_min) + margin
         kin.hi = np.array(self.robot.q_max) - margin
         self.planner.home = np.array(config.home, dtype=float)

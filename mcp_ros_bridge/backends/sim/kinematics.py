@@ -44,7 +44,8 @@ class Kinematics:
     """Kinematic queries for the arm; one instance per thread."""
 
     def __init__(self, model: mujoco.MjModel, arm_qpos: np.ndarray, arm_dof: np.ndarray,
-                 margin_rad: float = 0.0, robot: SimRobot = PANDA) -> None:
+                 margin_rad: float | np.ndarray = 0.0,
+                 robot: SimRobot = PANDA) -> None:
         """Use ``model`` (of ``robot``) for kinematics and a margin-widened copy for collisions."""
         self.m = model
         self.d = mujoco.MjData(model)

@@ -48,7 +48,8 @@ class Planner:
     """IK and trajectory construction for one backend (thread-safe)."""
 
     def __init__(self, model: mujoco.MjModel, arm_qpos: np.ndarray, arm_dof: np.ndarray,
-                 seed: int, margin_rad: float, home: tuple[float, ...],
+                 seed: int, margin_rad: float | np.ndarray,
+                 home: tuple[float, ...],
                  robot: SimRobot = PANDA) -> None:
         """Create scratch kinematics and a seeded random generator for restarts."""
         self.home = np.array(home, dtype=float)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import xml.etree.ElementTree as ET
 
+from mcp_ros_bridge.catalog.description import check_text, DescriptionError, MAX_CHARS
 import mujoco
 
 MESH_FORMATS = ('.stl', '.obj', '.msh')  # what MuJoCo reads; .dae (COLLADA) it does not
@@ -31,32 +32,51 @@ class Unsupported(Exception):
 
 
 def _package_dir(urdf_path: str, package: str) -> str | None:
-    """Return the directory of ``package`` at or above the URDF's directory."""
+    """
+    Return the directory of ``package``: the URDF's nearest ancestor of that name.
+
+    Else a directory of that name beside the URDF or beside its directory (a
+    package copied next to it); never one elsewhere on the disk.
+    """
     here = os.path.dirname(os.path.abspath(urdf_path))
+    if not package or package in ('.', '..'):
+        return None
+    probe = here
     while True:
-        if os.path.basename(here) == package:
-            return here
-        candidate = os.path.join(here, package)
-        if os.path.isdir(candidate):
-            return candidate
-        parent = os.path.dirname(here)
-        if parent == here:
-            return None
-        here = parent
+        if os.path.basename(probe) == package:
+            return probe
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            break
+        probe = parent
+    for near in (here, os.path.dirname(here)):
+        if os.path.isdir(os.path.join(near, package)):
+            return os.path.join(near, package)
+    return None
+
+
+def _inside(path: str, root: str) -> bool:
+    """Return True when ``path``, its symlinks followed, lies in ``root``."""
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    return os.path.commonpath([real, top]) == top
 
 
 def _resolve(urdf_path: str, link: str, filename: str) -> str:
     """Return the absolute path of a collision mesh, or raise :class:`Unsupported`."""
     name = filename
+    # a mesh stays in the description: its package, else the directory above the URDF's
+    root = os.path.dirname(os.path.dirname(os.path.abspath(urdf_path)))
     if name.startswith('package://'):
         package, _, rest = name[len('package://'):].partition('/')
-        root = _package_dir(urdf_path, package)
-        if root is None:
+        found = _package_dir(urdf_path, package)
+        if found is None:
             raise Unsupported('sim_urdf_package', link=link, mesh=filename, package=package)
-        name = os.path.join(root, rest)
+        root, name = found, os.path.join(found, rest)
     elif name.startswith('file://'):
         name = name[len('file://'):]
     name = os.path.join(os.path.dirname(os.path.abspath(urdf_path)), name)
+    if not _inside(name, root):
+        raise Unsupported('sim_urdf_mesh_outside', link=link, mesh=filename, root=root)
     ext = os.path.splitext(name)[1].lower()
     if ext not in MESH_FORMATS:
         raise Unsupported('sim_urdf_mesh', link=link, mesh=os.path.basename(filename),
@@ -86,8 +106,11 @@ def _below(root: ET.Element, link: str) -> set[str]:
 def prepared_urdf(urdf_path: str, tip: str) -> str:
     """Return the URDF text MuJoCo's importer takes, cut below ``tip``."""
     try:
-        root = ET.parse(urdf_path).getroot()
-    except (OSError, ET.ParseError) as exc:
+        with open(urdf_path, encoding='utf-8') as f:
+            text = f.read(MAX_CHARS + 1)
+        check_text(text, urdf_path, 'URDF')
+        root = ET.fromstring(text)
+    except (OSError, ET.ParseError, DescriptionError) as exc:
         raise Unsupported('sim_urdf_compile', error=str(exc)) from None
     cut = _below(root, tip)
     for element in list(root):
