@@ -46,6 +46,15 @@ class RecordingBackend:
     async def close(self) -> None:
         self.calls.append(('close', None))
 
+    async def wait_started(self) -> BackendInfo:
+        return self.info
+
+    async def ready(self, timeout_s: float) -> list[str]:
+        return []
+
+    def reconfigure(self, config: Any) -> None:
+        pass
+
     async def joint_states(self) -> JointStates:
         self.calls.append(('joint_states', None))
         names = ARM + ('panda_finger_joint1', 'panda_finger_joint2')

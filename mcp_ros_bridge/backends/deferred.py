@@ -11,16 +11,27 @@ runs the transport and the start side by side; a failed start ends both.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, TYPE_CHECKING
 
-from mcp_ros_bridge.backends.port import BackendError, BackendInfo, RobotBackend
+from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGoal, GraspGoal,
+                                          GripperState, GripResult, GuardedGoal, Image,
+                                          JointGoal, JointStates, MotionResult, Pose, PoseGoal,
+                                          ProgressFn, ReleaseGoal, RobotBackend, WrenchSamples)
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.messages import t
 
+if TYPE_CHECKING:
+    from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
 
-class DeferredBackend:
-    """The backend port over a backend that :meth:`start` creates and starts."""
+
+class DeferredBackend(RobotBackend):
+    """
+    The backend port over a backend that :meth:`start` creates and starts.
+
+    Every port method is written out (no ``__getattr__``): each waits for the
+    start, then calls the started backend.
+    """
 
     def __init__(self, name: str, create: Callable[[], RobotBackend],
                  start: Callable[[RobotBackend], Awaitable[None]] | None = None) -> None:
@@ -30,13 +41,18 @@ class DeferredBackend:
         ``start`` starts the created backend (default: its ``start()``); calls
         wait until it returns.
         """
-        self.info = BackendInfo(name, f'the {name} backend (starting)')
+        self._info = BackendInfo(name, f'the {name} backend (starting)')
         self._create = create
         self._start = start or _start
         self._backend: RobotBackend | None = None
         self._failure: BaseException | None = None
         self._done: asyncio.Event | None = None
         self._config: RobotConfig | None = None  # a reload before the backend was created
+
+    @property
+    def info(self) -> BackendInfo:
+        """Return the started backend's info, or a placeholder naming it while it starts."""
+        return self._info
 
     def reconfigure(self, config: RobotConfig) -> None:
         """Pass a reloaded robot.yaml on, now or (still starting) once the backend exists."""
@@ -45,9 +61,8 @@ class DeferredBackend:
             self._configure(self._backend)
 
     def _configure(self, backend: RobotBackend) -> None:
-        hook = getattr(backend, 'reconfigure', None)
-        if self._config is not None and hook is not None:
-            hook(self._config)
+        if self._config is not None:
+            backend.reconfigure(self._config)
 
     def _event(self) -> asyncio.Event:
         if self._done is None:
@@ -60,7 +75,7 @@ class DeferredBackend:
             backend = await asyncio.to_thread(self._create)
             self._configure(backend)
             await self._start(backend)
-            self._backend, self.info = backend, backend.info
+            self._backend, self._info = backend, backend.info
             self._configure(backend)  # a reload while it started
         except BaseException as exc:
             self._failure = exc
@@ -87,14 +102,84 @@ class DeferredBackend:
         if self._backend is not None:
             await self._backend.close()
 
-    def __getattr__(self, name: str) -> Any:
-        """Return the port method ``name``: it waits for the backend, then calls it."""
-        if name.startswith('_'):
-            raise AttributeError(name)
+    async def ready(self, timeout_s: float) -> list[str]:
+        """Wait for the start, then for what the started backend needs to serve."""
+        return await (await self._ready()).ready(timeout_s)
 
-        async def call(*args: Any, **kwargs: Any) -> Any:
-            return await getattr(await self._ready(), name)(*args, **kwargs)
-        return call
+    async def joint_states(self) -> JointStates:
+        """Wait for the start; read the joint states."""
+        return await (await self._ready()).joint_states()
+
+    async def wrench_samples(self, count: int) -> WrenchSamples:
+        """Wait for the start; read wrench samples."""
+        return await (await self._ready()).wrench_samples(count)
+
+    async def end_effector_pose(self, frame: str, link: str = '') -> Pose:
+        """Wait for the start; read a link's pose."""
+        return await (await self._ready()).end_effector_pose(frame, link)
+
+    async def tip_poses(self, joint_rows: Sequence[Sequence[float]]) -> list[Pose]:
+        """Wait for the start; compute tip poses."""
+        return await (await self._ready()).tip_poses(joint_rows)
+
+    async def move_to_pose(self, goal: PoseGoal,
+                           progress: ProgressFn | None = None) -> MotionResult:
+        """Wait for the start; move to a pose."""
+        return await (await self._ready()).move_to_pose(goal, progress)
+
+    async def move_to_joints(self, goal: JointGoal,
+                             progress: ProgressFn | None = None) -> MotionResult:
+        """Wait for the start; move to joint positions."""
+        return await (await self._ready()).move_to_joints(goal, progress)
+
+    async def follow_cartesian_path(self, goal: CartesianGoal,
+                                    progress: ProgressFn | None = None) -> MotionResult:
+        """Wait for the start; follow a straight-line path."""
+        return await (await self._ready()).follow_cartesian_path(goal, progress)
+
+    async def move_until_contact(self, goal: GuardedGoal,
+                                 progress: ProgressFn | None = None) -> MotionResult:
+        """Wait for the start; move until contact."""
+        return await (await self._ready()).move_until_contact(goal, progress)
+
+    async def stop(self) -> MotionResult:
+        """Wait for the start; stop."""
+        return await (await self._ready()).stop()
+
+    async def grasp(self, goal: GraspGoal, progress: ProgressFn | None = None) -> GripResult:
+        """Wait for the start; grasp."""
+        return await (await self._ready()).grasp(goal, progress)
+
+    async def release(self, goal: ReleaseGoal,
+                      progress: ProgressFn | None = None) -> GripResult:
+        """Wait for the start; release."""
+        return await (await self._ready()).release(goal, progress)
+
+    async def gripper_state(self) -> GripperState:
+        """Wait for the start; read the gripper state."""
+        return await (await self._ready()).gripper_state()
+
+    async def capture_image(self, camera: str, width: int, height: int) -> Image:
+        """Wait for the start; capture an image."""
+        return await (await self._ready()).capture_image(camera, width, height)
+
+    async def object_pose(self, name: str, frame: str) -> Pose:
+        """Wait for the start; read an object's pose."""
+        return await (await self._ready()).object_pose(name, frame)
+
+    async def read_topic(self, binding: TopicBinding) -> dict[str, Any]:
+        """Wait for the start; read a declared topic."""
+        return await (await self._ready()).read_topic(binding)
+
+    async def call_service(self, binding: ServiceBinding,
+                           request: Mapping[str, Any]) -> dict[str, Any]:
+        """Wait for the start; call a declared service."""
+        return await (await self._ready()).call_service(binding, request)
+
+    async def send_action_goal(self, binding: ActionBinding, goal: Mapping[str, Any],
+                               progress: ProgressFn | None = None) -> dict[str, Any]:
+        """Wait for the start; send a declared action goal."""
+        return await (await self._ready()).send_action_goal(binding, goal, progress)
 
 
 async def _start(backend: RobotBackend) -> None:

@@ -28,6 +28,7 @@ from typing import Any, Protocol, runtime_checkable, TYPE_CHECKING
 
 if TYPE_CHECKING:  # annotations only: importing the port loads no other project module
     from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
+    from mcp_ros_bridge.catalog.robot import RobotConfig
 
 ProgressFn = Callable[[float, str], Awaitable[None]]
 """Reports a fraction done in [0, 1] and a short message, awaited on the loop."""
@@ -378,6 +379,20 @@ class RobotBackend(Protocol):
 
     async def close(self) -> None:
         """Stop any motion and release every resource; safe to call twice."""
+
+    async def wait_started(self) -> BackendInfo:
+        """Return :attr:`info` once the backend is started (a deferred start: once it ended)."""
+
+    async def ready(self, timeout_s: float) -> list[str]:
+        """
+        Wait up to ``timeout_s`` for what the backend needs to serve; return what is not ready.
+
+        Called once after :meth:`start` (ROS: sensors and the tip link; the simulation
+        is ready when started). Raises when a configured fact is wrong.
+        """
+
+    def reconfigure(self, config: RobotConfig) -> None:
+        """Use a reloaded robot.yaml from the next call on (only what may change live)."""
 
     async def joint_states(self) -> JointStates:
         """Return the newest valid joint states; SENSOR_STALE when old, SENSOR_FAULT if invalid."""

@@ -14,7 +14,7 @@ import itertools
 import math
 from typing import Any
 
-from mcp_ros_bridge.backends.port import BackendError, Pose
+from mcp_ros_bridge.backends.port import BackendError, Pose, RobotBackend
 from mcp_ros_bridge.messages import t
 
 
@@ -35,11 +35,9 @@ def preview_check(poses: Sequence[Pose], times: Sequence[float]) -> None:
     raise PlannedOnly(poses, times)
 
 
-async def previews_plans(backend: Any) -> bool:
+async def previews_plans(backend: RobotBackend) -> bool:
     """Return whether ``backend`` previews plans, once a backend still starting is up."""
-    started = getattr(backend, 'wait_started', None)  # a deferred backend: wait for it
-    info = await started() if started is not None else backend.info
-    return bool(info.previews_plans)
+    return (await backend.wait_started()).previews_plans
 
 
 def unsupported(tool_args: dict[str, Any]) -> BackendError:

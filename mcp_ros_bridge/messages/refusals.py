@@ -28,6 +28,13 @@ TABLE: dict[str, tuple[str, str]] = {
     'advice_LIMIT_EXCEEDED': both(
         'Adjust the value to the allowed range and call again.',
         '请把数值调整到允许范围内再调用。'),
+    'binding_unchecked': both(
+        '{name} ({type}) commands arm or gripper motion that the safety envelope cannot check',
+        '{name}（{type}）会驱动机械臂或夹爪运动，安全包络无法检查'),
+    'binding_unchecked_fix': both(
+        "use the bridge's own arm and gripper tools instead: their paths are checked before "
+        'anything moves. Nothing moved.',
+        '请改用桥接自带的机械臂和夹爪工具：它们的路径会在运动前检查。没有任何运动。'),
     'advice_BUSY': both(
         'Wait for the running motion to finish, or call stop_arm first.',
         '请等待当前运动结束，或先调用 stop_arm。'),

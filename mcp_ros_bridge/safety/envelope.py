@@ -2,12 +2,12 @@
 The safety envelope: limits enforced in code on every goal, whatever a tool's schema says.
 
 :class:`EnvelopedBackend` wraps any backend and checks each goal just before
-it reaches the robot: workspace box (after a frame transform) and approach cone
-(finger axis near straight down) for targets, waypoints and path samples, velocity and
-acceleration scaling in (0, cap], Cartesian speed cap, gripper force range,
-contact-force guard and stale F/T data for force control. Each limit's policy
-is ``reject`` (default: a LIMIT_EXCEEDED error, nothing moves) or ``clamp``
-(the goal is adjusted and the adjustment reported in the result).
+it reaches the robot (the checks themselves: :mod:`.goal_checks`): workspace box
+(after a frame transform) and approach cone for targets, waypoints and path
+samples, velocity and acceleration scaling in (0, cap], Cartesian speed cap,
+gripper force range, contact-force guard and stale F/T data for force control.
+Declared ROS services and actions that command motion no check can see are
+refused (:mod:`.binding_guard`).
 """
 
 from __future__ import annotations
@@ -15,152 +15,25 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import partial
-import math
-from typing import Any, TypeVar
+from typing import Any, TYPE_CHECKING, TypeVar
 
 from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGoal, GraspGoal,
-                                          GripResult, GuardedGoal, MotionLimits, MotionResult,
+                                          GripperState, GripResult, GuardedGoal, Image,
+                                          JointGoal, JointStates, MotionLimits, MotionResult,
                                           PathCheck, Pose, PoseGoal, ProgressFn, ReleaseGoal,
-                                          RobotBackend)
+                                          RobotBackend, WrenchSamples)
 from mcp_ros_bridge.catalog.robot import RobotConfig
-from mcp_ros_bridge.geometry import approach_angle_deg
 from mcp_ros_bridge.messages import t
+from mcp_ros_bridge.safety.binding_guard import checked_binding
+from mcp_ros_bridge.safety.goal_checks import Envelope, LimitError
 from mcp_ros_bridge.safety.path_watch import PathWatch, Slack, to_frame
 
+if TYPE_CHECKING:
+    from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
+
+__all__ = ['Envelope', 'EnvelopedBackend', 'LimitError']  # the checks are re-exported
 
 _Result = TypeVar('_Result', MotionResult, GripResult)
-
-
-class LimitError(BackendError):
-    """A value outside a configured limit; names the limit, value and allowed range."""
-
-    def __init__(self, limit: str, value: Any, allowed: str, hint: str = '') -> None:
-        """Build a LIMIT_EXCEEDED error."""
-        super().__init__('LIMIT_EXCEEDED', t('limit_is', limit=limit, value=value,
-                                             allowed=allowed),
-                         advice=hint or t('advice_LIMIT_EXCEEDED'),
-                         details={'limit': limit, 'value': value, 'allowed': allowed})
-
-
-class Envelope:
-    """Pure checks of goals against the robot's limits."""
-
-    def __init__(self, robot: RobotConfig) -> None:
-        """Keep the robot's limits."""
-        self.robot = robot
-        self.limits = robot.limits
-
-    def _bounded(self, limit: str, value: float, lo: float, hi: float, lo_open: bool,
-                 notes: list[str], label: str = '') -> float:
-        ok_lo = value > lo if lo_open else value >= lo
-        if math.isfinite(value) and ok_lo and value <= hi:
-            return value
-        label = label or limit
-        allowed = f"{'(' if lo_open else '['}{round(lo, 6)}, {round(hi, 6)}]"
-        if self.limits.policy_for(limit) == 'clamp' and math.isfinite(value):
-            clamped = min(max(value, lo if not lo_open else min(hi, max(lo, 0.01))), hi)
-            notes.append(t('clamped', label=label, value=value, clamped=clamped))
-            return clamped
-        raise LimitError(label, value, allowed)
-
-    def motion_limits(self, lim: MotionLimits, notes: list[str],
-                      path_check: PathCheck | None = None) -> MotionLimits:
-        """Return limits with scaling in (0, cap], speed cap, force guard and path check."""
-        L = self.limits
-        vel = self._bounded('velocity_scaling', lim.velocity_scaling, 0.0,
-                            L.max_velocity_scaling, True, notes)
-        acc = self._bounded('acceleration_scaling', lim.acceleration_scaling, 0.0,
-                            L.max_acceleration_scaling, True, notes)
-        speed = L.max_cartesian_speed_mps
-        if lim.max_cartesian_speed_mps is not None:
-            speed = min(speed, lim.max_cartesian_speed_mps)
-        force = min(lim.contact_force_limit_n, L.contact_force_limit_n)
-        if not force > 0:
-            force = L.contact_force_limit_n
-        return MotionLimits(vel, acc, force, speed, min(lim.timeout_s, L.motion_timeout_s),
-                            path_check)
-
-    def pose(self, pose: Pose, notes: list[str], label: str = 'target', *,
-             adjustable: bool = True, cone_slack_deg: float = 0.0) -> Pose:
-        """
-        Check one tip pose in the workspace frame: the check for targets and waypoints.
-
-        With the ``clamp`` policy and ``adjustable`` a target is moved into
-        the box and the adjustment noted.
-        """
-        p = pose.position
-        ws = self.limits.workspace
-        if ws.contains(p) and all(math.isfinite(v) for v in p):
-            self.orientation(pose.orientation, label, path=not adjustable,
-                             slack_deg=cone_slack_deg)
-            return pose
-        shown = tuple(round(v, 5) for v in p)
-        if (adjustable and self.limits.policy_for('workspace') == 'clamp'
-                and all(map(math.isfinite, p))):
-            c = (min(max(p[0], ws.lo[0]), ws.hi[0]), min(max(p[1], ws.lo[1]), ws.hi[1]),
-                 min(max(p[2], ws.lo[2]), ws.hi[2]))
-            self.orientation(pose.orientation, label, slack_deg=cone_slack_deg)
-            notes.append(t('clamped', label=label, value=shown,
-                           clamped=tuple(round(v, 4) for v in c)))
-            return replace(pose, position=c)
-        hint = t('workspace_point_hint' if adjustable else 'path_hint')
-        raise self.workspace_error(p, label, hint)
-
-    def workspace_error(self, p: Sequence[float], label: str, hint: str) -> LimitError:
-        """Return the refusal of tip position ``p`` (workspace frame) outside the box."""
-        ws = self.limits.workspace
-        allowed = t('workspace_allowed', x0=ws.lo[0], x1=ws.hi[0], y0=ws.lo[1], y1=ws.hi[1],
-                    z0=ws.lo[2], z1=ws.hi[2], frame=ws.frame)
-        return LimitError(f'workspace ({label})', tuple(round(v, 5) for v in p), allowed, hint)
-
-    def path(self, poses: Sequence[Pose], times: Sequence[float], *,
-             to_workspace: Pose | None = None, label: str = 'planned path') -> None:
-        """Check a whole path in one pass (see :class:`PathWatch`)."""
-        PathWatch(self, to_workspace, label=label)(poses, times)
-
-    def orientation(self, q: tuple[float, float, float, float], label: str = 'target', *,
-                    path: bool = False, slack_deg: float = 0.0) -> None:
-        """Refuse a finger axis outside the cone around the workspace frame's -z; never clamped."""
-        cone = self.limits.approach_cone_deg
-        angle = approach_angle_deg(q) if all(map(math.isfinite, q)) else math.inf
-        if angle <= cone + slack_deg + 1e-6:
-            return
-        raise self.cone_error(angle, label, t('cone_path' if path else 'cone_target',
-                                              angle=f'{angle:.0f}'))
-
-    def cone_error(self, angle: float, label: str, hint: str) -> LimitError:
-        """Return the refusal of a finger axis ``angle`` degrees from straight down."""
-        return LimitError(f'approach_cone ({label})', round(angle, 1),
-                          t('cone_allowed', cone=f'{self.limits.approach_cone_deg:g}'), hint)
-
-    def joints(self, positions: Mapping[str, float], notes: list[str]) -> dict[str, float]:
-        """Check joint targets against the position limits less the margin; refuse others."""
-        r = self.robot
-        bounds = dict(zip(r.arm_joints, r.arm_position_limits))
-        margins = dict(zip(r.arm_joints, r.joint_margins))
-        unknown = sorted(set(positions) - set(bounds))
-        if unknown:
-            raise BackendError('INVALID_GOAL', t('joints_unknown', unknown=unknown),
-                               advice=t('joints_unknown_fix', joints=list(r.arm_joints)))
-        out = {}
-        for name, value in positions.items():
-            lo, hi = bounds[name][0] + margins[name], bounds[name][1] - margins[name]
-            out[name] = self._bounded('joint_limits', value, lo, hi, False, notes,
-                                      label=f'joint_limits ({name})')
-        return out
-
-    def grasp(self, goal: GraspGoal, notes: list[str]) -> GraspGoal:
-        """Check the grip force against the gripper's range."""
-        r = self.robot
-        force = self._bounded('gripper_force', goal.force_n, r.gripper_min_force_n,
-                              r.gripper_max_force_n, False, notes)
-        return replace(goal, force_n=force)
-
-    def release(self, goal: ReleaseGoal, notes: list[str]) -> ReleaseGoal:
-        """Check the opening width against the gripper's stroke."""
-        width = self._bounded('gripper_width', goal.width_m, 0.0,
-                              self.robot.gripper_max_width_m, False, notes)
-        return replace(goal, width_m=width)
 
 
 def _both(first: PathCheck, second: PathCheck, poses: Sequence[Pose],
@@ -169,8 +42,14 @@ def _both(first: PathCheck, second: PathCheck, poses: Sequence[Pose],
     second(poses, times)
 
 
-class EnvelopedBackend:
-    """A backend wrapper that applies the :class:`Envelope` to every goal."""
+class EnvelopedBackend(RobotBackend):
+    """
+    A backend wrapper that applies the :class:`Envelope` to every goal.
+
+    Every port method is written out here (no ``__getattr__``): one added to
+    :class:`RobotBackend` without an entry here fails the type check (the class
+    could not be instantiated) and ``test/unit/test_port_wrappers.py``.
+    """
 
     def __init__(self, inner: RobotBackend, robot: RobotConfig) -> None:
         """Wrap ``inner``."""
@@ -183,9 +62,76 @@ class EnvelopedBackend:
         """Return the inner backend's info as it is now (a deferred backend's changes once up)."""
         return self.inner.info
 
-    def __getattr__(self, name: str) -> Any:
-        """Delegate everything not guarded (sensing, images, stop...)."""
-        return getattr(self.inner, name)
+    # -- no goal to check: the inner backend's answer ---------------------------------
+    async def start(self) -> None:
+        """Start the inner backend."""
+        await self.inner.start()
+
+    async def close(self) -> None:
+        """Close the inner backend."""
+        await self.inner.close()
+
+    async def wait_started(self) -> BackendInfo:
+        """Return the inner backend's info once it is started."""
+        return await self.inner.wait_started()
+
+    async def ready(self, timeout_s: float) -> list[str]:
+        """Return what the inner backend lacks to serve."""
+        return await self.inner.ready(timeout_s)
+
+    def reconfigure(self, config: RobotConfig) -> None:
+        """Check against the reloaded limits and pass them on."""
+        self.robot, self.envelope = config, Envelope(config)
+        self.inner.reconfigure(config)
+
+    async def joint_states(self) -> JointStates:
+        """Read the joint states."""
+        return await self.inner.joint_states()
+
+    async def wrench_samples(self, count: int) -> WrenchSamples:
+        """Read wrench samples."""
+        return await self.inner.wrench_samples(count)
+
+    async def end_effector_pose(self, frame: str, link: str = '') -> Pose:
+        """Read a link's pose."""
+        return await self.inner.end_effector_pose(frame, link)
+
+    async def tip_poses(self, joint_rows: Sequence[Sequence[float]]) -> list[Pose]:
+        """Compute tip poses (nothing moves)."""
+        return await self.inner.tip_poses(joint_rows)
+
+    async def stop(self) -> MotionResult:
+        """Stop: never refused."""
+        return await self.inner.stop()
+
+    async def gripper_state(self) -> GripperState:
+        """Read the gripper state."""
+        return await self.inner.gripper_state()
+
+    async def capture_image(self, camera: str, width: int, height: int) -> Image:
+        """Capture an image."""
+        return await self.inner.capture_image(camera, width, height)
+
+    async def object_pose(self, name: str, frame: str) -> Pose:
+        """Read an object's pose."""
+        return await self.inner.object_pose(name, frame)
+
+    async def read_topic(self, binding: TopicBinding) -> dict[str, Any]:
+        """Read a declared topic."""
+        return await self.inner.read_topic(binding)
+
+    # -- declared services and actions: refused when they command what no check sees ----
+    async def call_service(self, binding: ServiceBinding,
+                           request: Mapping[str, Any]) -> dict[str, Any]:
+        """Refuse a service that moves the arm or changes its checks; bound its timeout."""
+        checked = checked_binding(binding, binding.service, self.robot.limits.motion_timeout_s)
+        return await self.inner.call_service(checked, request)
+
+    async def send_action_goal(self, binding: ActionBinding, goal: Mapping[str, Any],
+                               progress: ProgressFn | None = None) -> dict[str, Any]:
+        """Refuse an action that commands arm or gripper motion; bound its timeout."""
+        checked = checked_binding(binding, binding.action, self.robot.limits.motion_timeout_s)
+        return await self.inner.send_action_goal(checked, goal, progress)
 
     async def _in_workspace_frame(self, pose: Pose) -> Pose:
         ws = self.robot.limits.workspace
@@ -222,7 +168,7 @@ class EnvelopedBackend:
                        limits=await self._limits(goal.limits, notes, Slack.of(goal)))
         return self._noted(await self.inner.move_to_pose(goal, progress), notes)
 
-    async def move_to_joints(self, goal: Any, progress: ProgressFn | None = None
+    async def move_to_joints(self, goal: JointGoal, progress: ProgressFn | None = None
                              ) -> MotionResult:
         """Check the limits, then delegate."""
         notes: list[str] = []

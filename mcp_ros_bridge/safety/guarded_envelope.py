@@ -17,7 +17,7 @@ import math
 
 from mcp_ros_bridge.backends.port import GuardedGoal, Pose
 from mcp_ros_bridge.messages import t
-from mcp_ros_bridge.safety.envelope import Envelope, LimitError
+from mcp_ros_bridge.safety.goal_checks import Envelope, LimitError
 from mcp_ros_bridge.safety.path_watch import Slack
 
 MIN_ROOM_M = 0.001

@@ -24,7 +24,7 @@ from mcp_ros_bridge.messages import t
 from transforms3d.quaternions import qmult, rotate_vector
 
 if TYPE_CHECKING:
-    from mcp_ros_bridge.safety.envelope import Envelope
+    from mcp_ros_bridge.safety.goal_checks import Envelope
 
 _GOAL = PoseGoal(Pose((0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0), ''), MotionLimits(1.0, 1.0, 1.0))
 

@@ -69,10 +69,8 @@ def named_backend(options: ServeOptions, catalog: Catalog,
 async def start_backend(backend: RobotBackend, ready_wait_s: float) -> None:
     """Start ``backend``; a ROS backend then waits a moment for its sensors and tip link."""
     await backend.start()
-    ready = getattr(backend, 'wait_until_ready', None)
-    if ready is not None:
-        for note in await ready(ready_wait_s):
-            log.warning('%s', note)
+    for note in await backend.ready(ready_wait_s):
+        log.warning('%s', note)
 
 
 def assemble(options: ServeOptions, catalog: Catalog, backend: RobotBackend) -> BridgeServer:

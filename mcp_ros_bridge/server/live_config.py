@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from mcp_ros_bridge.backends.port import RobotBackend
 from mcp_ros_bridge.capabilities.tare import KEY as TARE_KEY
 from mcp_ros_bridge.catalog.loader import robot_fields
 from mcp_ros_bridge.catalog.robot import RobotConfig
@@ -45,12 +46,10 @@ def changes_gripper_model(changes: list[Change]) -> bool:
     return any(k in GRIPPER_MODEL for k, _, _ in changes)
 
 
-def carry_over(old: RobotConfig, new: RobotConfig, backend: object,
+def carry_over(old: RobotConfig, new: RobotConfig, backend: RobotBackend,
                shared: dict[str, Any]) -> None:
     """Give ``backend`` the new robot.yaml; drop kept state it voids (a tare, new gripper)."""
-    reconfigure = getattr(backend, 'reconfigure', None)
-    if callable(reconfigure):
-        reconfigure(new)
+    backend.reconfigure(new)
     if changes_gripper_model(robot_changes(old, new)) and shared.pop(TARE_KEY, None) is not None:
         log.warning('%s', t('reload_tare_cleared'))
 

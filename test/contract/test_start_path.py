@@ -21,8 +21,8 @@ import pytest
 class ReadyRecordingBackend(RecordingBackend):
     """The recording double with a ROS backend's readiness wait."""
 
-    async def wait_until_ready(self, timeout_s: float) -> list[str]:
-        self.calls.append(('wait_until_ready', timeout_s))
+    async def ready(self, timeout_s: float) -> list[str]:
+        self.calls.append(('ready', timeout_s))
         return []
 
 
@@ -57,7 +57,7 @@ def test_cli_serve_starts_waits_and_closes_the_backend_once(seams: dict[str, Any
     assert code == 0
     options, calls = _one_backend(seams)
     assert options['node_name'] == 'arm_bridge' and options['namespace'] == '/lab'
-    assert calls == [('start', None), ('wait_until_ready', 7.5), ('joint_states', None),
+    assert calls == [('start', None), ('ready', 7.5), ('joint_states', None),
                      ('close', None)]
 
 
@@ -71,5 +71,5 @@ def test_ros_node_takes_the_same_path(seams: dict[str, Any],
     assert ros_entry.main(['--ros-args', *ros_args]) == 0
     options, calls = _one_backend(seams)
     assert options['ros_args'] == ros_args and options['node_name'] == ros_entry.NODE_NAME
-    assert calls == [('start', None), ('wait_until_ready', 4.0), ('joint_states', None),
+    assert calls == [('start', None), ('ready', 4.0), ('joint_states', None),
                      ('close', None)]

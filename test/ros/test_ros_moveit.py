@@ -89,10 +89,10 @@ async def test_pose_goal_for_a_link_moveit_lacks_is_refused_before_sending():
 
 async def test_start_check_refuses_an_unknown_tip_and_passes_the_shipped_one(rig):
     backend, _, _, _ = rig
-    assert await backend.wait_until_ready(5.0) == []
+    assert await backend.ready(5.0) == []
     async with moveit_rig.rigged(tcp=None) as (plain, _, _, _):
         with pytest.raises(BackendError, match='INVALID_LINK_NAME'):
-            await plain.wait_until_ready(5.0)
+            await plain.ready(5.0)
 
 
 async def test_joint_goal_execution_failure_is_a_failed_motion(rig):

@@ -93,7 +93,11 @@ class RosBackend:
                                         for c in caches))
         return [c.topic for c, ok in zip(caches, waited) if not ok]
 
-    async def wait_until_ready(self, timeout_s: float) -> list[str]:
+    async def wait_started(self) -> BackendInfo:
+        """Return the info (the node is started by :meth:`start` alone)."""
+        return self.info
+
+    async def ready(self, timeout_s: float) -> list[str]:
         """
         Wait for the sensors and check the end effector link; return what is not ready.
 

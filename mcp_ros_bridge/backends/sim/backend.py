@@ -92,6 +92,14 @@ class SimBackend(Runner):
             await asyncio.to_thread(self.world.start)
             self._started = True
 
+    async def wait_started(self) -> BackendInfo:
+        """Return the info (the simulation is started by :meth:`start` alone)."""
+        return self.info
+
+    async def ready(self, timeout_s: float) -> list[str]:
+        """Return nothing: a started simulation has every sensor and link."""
+        return []
+
     async def close(self) -> None:
         """Stop motions and the threads; safe to call twice."""
         if self._started:
