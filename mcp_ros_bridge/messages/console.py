@@ -71,4 +71,23 @@ TABLE: dict[str, tuple[str, str]] = {
                                       '非实时：桥接无法读取机器人：{error}'),
     'console_label_refused': both('Refused: {error}', '已拒绝：{error}'),
     'console_label_shortcut': both('Space or Escape: STOP', '空格或 Esc：停止'),
+    'console_label_not_estop': both(
+        'This STOP cancels the bridge\'s motions in software; it is not an emergency stop. In '
+        'danger, use the hardware emergency stop.',
+        '此 STOP 在软件中取消桥接的运动；它不是急停。遇到危险请使用硬件急停按钮。'),
+    'console_label_stopping_now': both('STOPPING…', '正在停止…'),
+    'console_label_stopped_still': both('STOPPED: the arm was still {still} s after the request',
+                                        '已停止：请求后 {still} 秒机械臂静止'),
+    'console_label_stopped_late': both(
+        'STOPPED (confirmed late, {after} s after the click): the arm was still {still} s '
+        'after the request reached the bridge',
+        '已停止（确认较晚，点击后 {after} 秒）：请求到达桥接后 {still} 秒机械臂静止'),
+    'console_label_stop_unconfirmed': both(
+        'STOP NOT CONFIRMED — use the hardware emergency stop ({why})',
+        'STOP 未确认——请使用硬件急停（{why}）'),
+    'console_label_stop_no_answer': both('no confirmation within {ms} ms',
+                                         '{ms} 毫秒内没有确认'),
+    'console_label_stop_not_still': both('the bridge could not confirm the arm is still',
+                                         '桥接无法确认机械臂已静止'),
+    'console_label_no_bridge': both('the bridge did not answer', '桥接没有应答'),
 }

@@ -159,6 +159,12 @@ def console_errors(driver: Any) -> list[str]:
     return [e['message'] for e in driver.get_log('browser') if e['level'] == 'SEVERE']
 
 
+def page_errors(driver: Any) -> list[str]:
+    """Return the page's own errors since the last read (not failed loads of a gone bridge)."""
+    return [e for e in console_errors(driver)
+            if 'net::ERR_' not in e and 'Failed to load resource' not in e]
+
+
 def shot(driver: Any, name: str) -> str:
     """Save a screenshot under out/console/ (ignored by git); return its path."""
     os.makedirs(SHOTS, exist_ok=True)

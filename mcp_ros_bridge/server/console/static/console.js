@@ -7,10 +7,12 @@
   const $ = (id) => document.getElementById(id);
   const WINDOW_S = 10;
   const STALE_MS = 3000;
+  const CONFIRM_MS = 500;
   let labels = {};
   let token = null;
   let operator = false;
   let reachable = true;
+  let live = false;
   let lastState = 0;
   let stream = 0;
   const forces = [];
@@ -37,6 +39,9 @@
     const el = $('live');
     el.textContent = text;
     el.className = 'status ' + (ok ? 'live' : 'dead');
+    live = ok;
+    document.body.classList.toggle('stale', !ok);  // old data greyed, never shown as live
+    window.consoleView.live = ok;
   }
 
   function setMode() {
@@ -53,20 +58,68 @@
     return h;
   }
 
+  // Resolve to {ok, status, answer}; a bridge that is gone is status 0, never a thrown error.
+  async function send(path, body) {
+    try {
+      const r = await fetch('/console/' + path, { method: 'POST', headers: headers(true),
+        body: JSON.stringify(body || {}), cache: 'no-store' });
+      return { ok: r.ok, status: r.status, answer: await r.json().catch(() => ({})) };
+    } catch (e) {
+      return { ok: false, status: 0, answer: { error: label('no_bridge') } };
+    }
+  }
+
   async function post(path, body) {
     $('refusal').hidden = true;
-    const r = await fetch('/console/' + path, { method: 'POST', headers: headers(true),
-      body: JSON.stringify(body || {}), cache: 'no-store' });
-    const answer = await r.json().catch(() => ({}));
-    if (!r.ok) {
-      $('refusal').textContent = label('refused', { error: answer.error || r.status });
+    const sent = await send(path, body);
+    if (!sent.ok) {
+      $('refusal').textContent = label('refused', { error: sent.answer.error || sent.status });
       $('refusal').hidden = false;
     }
-    return answer;
+    return sent;
+  }
+
+  // STOP says what it knows: STOPPING at once, STOPPED once the bridge confirms the arm is
+  // still, NOT CONFIRMED when no confirmation came within CONFIRM_MS or the page is not live.
+  let stopAttempt = 0;
+  function showStop(kind, text) {
+    const el = $('stop-status');
+    el.textContent = text;
+    el.className = 'stop-status ' + kind;
+    el.hidden = false;
+    window.consoleView.stop = kind;
+  }
+
+  async function pressStop() {
+    const attempt = ++stopAttempt;
+    const began = performance.now();
+    let confirmed = false;
+    const unconfirmed = (why) => {
+      if (attempt === stopAttempt && !confirmed) showStop('unconfirmed', label('stop_unconfirmed', { why }));
+    };
+    showStop('stopping', label('stopping_now'));
+    if (!live) unconfirmed(label('offline'));
+    const timer = setTimeout(() => unconfirmed(label('stop_no_answer', { ms: CONFIRM_MS })), CONFIRM_MS);
+    const sent = await post('stop');
+    clearTimeout(timer);
+    if (attempt !== stopAttempt) return;
+    const a = sent.answer;
+    if (sent.ok && a.released) {
+      confirmed = true;
+      const late = performance.now() - began > CONFIRM_MS;
+      showStop('stopped', label(late ? 'stopped_late' : 'stopped_still',
+        { still: (a.stop_s || 0).toFixed(2), after: ((performance.now() - began) / 1000).toFixed(2) }));
+    } else {
+      unconfirmed(a.error || (sent.ok ? label('stop_not_still') : String(sent.status)));
+    }
   }
 
   const handlers = {
-    hello(d) { operator = d.operator; setMode(); },
+    hello(d) {
+      operator = d.operator;
+      $('audit').textContent = '';  // each stream starts with the recent trail again
+      setMode();
+    },
     state(d) {
       lastState = Date.now();
       reachable = d.reachable;
@@ -134,7 +187,13 @@
       $('audit').prepend(li);
       while ($('audit').children.length > 50) $('audit').lastChild.remove();
     },
-    hold(d) { $('held').hidden = !d.held; },
+    hold(d) {
+      $('held').hidden = !d.held;
+      if (!d.held && window.consoleView.stop) {  // released: the last STOP is history
+        $('stop-status').hidden = true;
+        window.consoleView.stop = '';
+      }
+    },
     image(d) {
       $('scene-error').textContent = d.error || '';
       if (d.version > 0) {
@@ -224,7 +283,7 @@
     document.title = label('title');
     setLive(false, label('offline'));
     setMode();
-    $('stop').addEventListener('click', () => post('stop'));
+    $('stop').addEventListener('click', pressStop);
     $('release').addEventListener('click', () => post('release'));
     $('capture').addEventListener('click', () => post('capture'));
     $('token-form').addEventListener('submit', (e) => {
@@ -236,7 +295,7 @@
     document.addEventListener('keydown', (e) => {
       if (operator && (e.key === 'Escape' || e.key === ' ') && e.target.tagName !== 'INPUT') {
         e.preventDefault();
-        post('stop');
+        pressStop();
       }
     });
     connect();
