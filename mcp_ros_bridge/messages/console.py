@@ -36,6 +36,12 @@ TABLE: dict[str, tuple[str, str]] = {
     'console_not_held': both('the arm is not held; nothing to release',
                              '机械臂未被保持；无需解除'),
     'console_no_answer': both('no answer within {seconds} s', '{seconds} 秒内没有应答'),
+    'console_hold_restored': both(
+        'the arm is HELD: a person pressed STOP at {since} ({by}) and the hold was kept across '
+        'the restart ({path}); every motion is refused until a person releases it in the '
+        'operator console',
+        '机械臂处于保持状态：操作员于 {since} 按下了 STOP（{by}），该保持在重启后仍然有效（{path}）；'
+        '在有人于操作台解除之前所有运动都会被拒绝'),
     'console_url': both('operator console at {url}', '操作台地址 {url}'),
     # The page's labels (served by /console/labels in the server's or the asked language).
     'console_label_title': both('Robot operator console', '机器人操作台'),
@@ -72,9 +78,10 @@ TABLE: dict[str, tuple[str, str]] = {
     'console_label_refused': both('Refused: {error}', '已拒绝：{error}'),
     'console_label_shortcut': both('Space or Escape: STOP', '空格或 Esc：停止'),
     'console_label_not_estop': both(
-        'This STOP cancels the bridge\'s motions in software; it is not an emergency stop. In '
+        "This STOP cancels the bridge's motions in software; it is not an emergency stop. In "
         'danger, use the hardware emergency stop.',
         '此 STOP 在软件中取消桥接的运动；它不是急停。遇到危险请使用硬件急停按钮。'),
+    'console_label_held_since': both('(since {since}, {by})', '（自 {since}，{by}）'),
     'console_label_stopping_now': both('STOPPING…', '正在停止…'),
     'console_label_stopped_still': both('STOPPED: the arm was still {still} s after the request',
                                         '已停止：请求后 {still} 秒机械臂静止'),

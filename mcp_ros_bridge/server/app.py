@@ -30,11 +30,12 @@ from mcp_ros_bridge.server.bridge import BridgeServer
 from mcp_ros_bridge.server.connection_guard import (ACCEPT_BATCH, connection_ceiling,
                                                     ConnectionBook, guarded_protocol,
                                                     H11_MAX_HEAD_BYTES, raise_file_limit)
-from mcp_ros_bridge.server.console.panel import Console
+from mcp_ros_bridge.server.console.panel import Console, restore_hold
 from mcp_ros_bridge.server.host_guard import host_policy
 from mcp_ros_bridge.server.http_transport import build_app, check_bind
 from mcp_ros_bridge.server.reload import CatalogWatcher
 from mcp_ros_bridge.server.settings import ServeOptions
+from mcp_ros_bridge.server.state_dir import state_directory
 from mcp_ros_bridge.server.stdio_guard import guarded_stdio_server
 
 log = logging.getLogger('mcp_ros_bridge')
@@ -92,11 +93,14 @@ async def build(options: ServeOptions, backend: RobotBackend | None = None
 
 def attach_console(bridge: BridgeServer, options: ServeOptions) -> Console | None:
     """Return the operator console on ``bridge`` when ``options`` serve one (else None)."""
+    from mcp_ros_bridge.server.console.hold_store import HoldStore
+    store = HoldStore(state_directory(options.state_dir, bridge.catalog.config_dir))
     if not options.console or options.transport == 'stdio' and options.console_port < 0:
+        restore_hold(bridge, store)  # kept: nobody here can release it, motions stay refused
         return None
     from mcp_ros_bridge.server.console.app_resource import offer
     console = Console(bridge, options.console_rate_hz, options.console_approval_wait_s,
-                      options.lang)
+                      options.lang, store)
     offer(bridge.resources, console)
     return console
 

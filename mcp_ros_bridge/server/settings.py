@@ -105,6 +105,9 @@ class ServeOptions:
     console_approval_wait_s: float = _setting(120.0, 'seconds a call needing approval waits for '
                                               'a decision while a console page is open',
                                               above=0)
+    state_dir: str = _setting('', 'directory of what the bridge keeps across restarts (the '
+                              'operator hold, a generated operator secret); empty: one per '
+                              'config under $XDG_STATE_HOME (~/.local/state)/mcp_ros_bridge')
 
     def __post_init__(self) -> None:
         """Check every setting (type, choices, range); raise SettingError on the first bad one."""

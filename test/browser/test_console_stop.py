@@ -8,9 +8,9 @@ has not seen confirmed, and must not throw.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 import os
 import signal
-from collections.abc import Iterator
 from typing import Any
 
 from bridge_kit import copy_config
@@ -48,7 +48,7 @@ def _start_slow(driver: Any, mcp: Mcp) -> Any:
 def _status_is(driver: Any, kind: str) -> str:
     return str(until(driver, f"const s = document.getElementById('stop-status');"
                              f"return !s.hidden && s.classList.contains('{kind}') && "
-                             f"s.textContent"))
+                             f's.textContent'))
 
 
 def test_stop_confirms_itself(bridge: Bridge, driver: Any, mcp: Mcp) -> None:
@@ -91,3 +91,54 @@ def test_stop_on_a_hung_bridge_is_not_confirmed(bridge: Bridge, driver: Any,
     driver.find_element('id', 'release').click()
     until(driver, "return document.getElementById('held').hidden")
     assert page_errors(driver) == []
+
+
+def test_stop_on_a_dead_bridge_then_the_hold_survives_a_restart(
+        driver: Any, tmp_path: Any) -> None:
+    """
+    Killed: STOP NOT CONFIRMED, no page error. Restarted on the same state: still held.
+
+    The hold a person set before the kill refuses the agent's next motion over
+    MCP until a person releases it on the restarted bridge's page.
+    """
+    flags = ('--config', copy_config(str(tmp_path / 'cfg')), '--state-dir',
+             str(tmp_path / 'state'), *UNLIMITED)
+    first = Bridge(*flags)
+    try:
+        open_console(driver, first)
+        driver.find_element('id', 'stop').click()
+        _status_is(driver, 'stopped')
+        until(driver, "return !document.getElementById('held').hidden")
+    finally:
+        first.close()  # SIGKILL: the bridge is gone
+    until(driver, "return document.body.classList.contains('stale')")
+    driver.find_element('id', 'stop').click()
+    unconfirmed = _status_is(driver, 'unconfirmed')
+    assert 'STOP NOT CONFIRMED' in unconfirmed, unconfirmed
+    shot(driver, 'console-stop-dead-bridge')
+    assert page_errors(driver) == []
+    second = Bridge(*flags)
+    mcp = Mcp(second.base)
+    try:
+        assert any('HELD' in line and 'restart' in line for line in second.lines), \
+            'the restarted bridge says it starts held'
+        refused = mcp.call('move_arm_to_posture', {'posture': 'ready'})
+        assert code(refused) == 'OPERATOR_HOLD', text(refused)
+        open_console(driver, second)
+        held = until(driver, "const h = document.getElementById('held');"
+                             'return !h.hidden && h.textContent')
+        assert 'operator console' in held, held
+        shot(driver, 'console-held-after-restart')
+        driver.find_element('id', 'release').click()
+        until(driver, "return document.getElementById('held').hidden")
+        moved = mcp.call('move_arm_to_posture', {'posture': 'ready'})
+        assert not moved.get('isError'), text(moved)
+        assert page_errors(driver) == []
+    finally:
+        mcp.close()
+        second.close()
+    third = Bridge(*flags)  # released is released: the next start is not held
+    try:
+        assert not any('HELD' in line for line in third.lines)
+    finally:
+        third.close()

@@ -189,6 +189,8 @@
     },
     hold(d) {
       $('held').hidden = !d.held;
+      $('held-by').textContent = d.held && d.since ? label('held_since', {
+        since: new Date(d.since * 1000).toLocaleTimeString(), by: d.by }) : '';
       if (!d.held && window.consoleView.stop) {  // released: the last STOP is history
         $('stop-status').hidden = true;
         window.consoleView.stop = '';
