@@ -21,9 +21,16 @@ TABLE: dict[str, tuple[str, str]] = {
         'nobody decided in the operator console within {seconds} s',
         '{seconds} 秒内没有人在操作台作出决定'),
     # server/console/routes.py: refusals of console requests (JSON error bodies).
-    'console_needs_token': both(
-        'this action needs the bearer token: enter it in the console (it stays in the page)',
-        '此操作需要 bearer 令牌：请在操作台输入（令牌只保存在页面内）'),
+    'console_needs_secret': both(
+        'this needs the operator secret (not the MCP token): open the console URL the bridge '
+        'printed at start (…/console#secret=…) or enter the secret in the page',
+        '此操作需要操作员密钥（不是 MCP 令牌）：请打开桥接启动时打印的操作台地址'
+        '（…/console#secret=…）或在页面中输入密钥'),
+    'console_wrong_secret': both(
+        'wrong operator secret: nothing was done; use the secret the bridge printed at start '
+        '(a restart makes a new one unless --operator-secret-file is given)',
+        '操作员密钥错误：未执行任何操作；请使用桥接启动时打印的密钥（除非指定 '
+        '--operator-secret-file，否则每次重启都会生成新密钥）'),
     'console_bad_origin': both(
         'refused: a console action must come from the console page (Origin {origin})',
         '已拒绝：操作台操作必须来自操作台页面（Origin {origin}）'),
@@ -43,6 +50,10 @@ TABLE: dict[str, tuple[str, str]] = {
         '机械臂处于保持状态：操作员于 {since} 按下了 STOP（{by}），该保持在重启后仍然有效（{path}）；'
         '在有人于操作台解除之前所有运动都会被拒绝'),
     'console_url': both('operator console at {url}', '操作台地址 {url}'),
+    'console_secret_url': both(
+        'operator console at {url} (for the person at the robot: the fragment is the operator '
+        'secret every console action needs; do not give it to the agent)',
+        '操作台地址 {url}（供机器人旁的人使用：片段是所有操作台操作所需的操作员密钥；不要交给智能体）'),
     # The page's labels (served by /console/labels in the server's or the asked language).
     'console_label_title': both('Robot operator console', '机器人操作台'),
     'console_label_joints': both('Joints', '关节'),
@@ -64,10 +75,15 @@ TABLE: dict[str, tuple[str, str]] = {
     'console_label_release': both('Release hold', '解除保持'),
     'console_label_held': both('HELD by the operator: every motion is refused until a person '
                                'releases it', '操作员保持中：在有人解除之前所有运动都会被拒绝'),
-    'console_label_readonly': both('Read-only view: enter the token to act',
-                                   '只读视图：输入令牌后才能操作'),
-    'console_label_token': both('Token', '令牌'),
-    'console_label_use_token': both('Use token', '使用令牌'),
+    'console_label_readonly': both(
+        'Read-only view: open the URL the bridge printed (…/console#secret=…) or enter the '
+        'operator secret to act; the audit trail and camera need it too',
+        '只读视图：打开桥接打印的地址（…/console#secret=…）或输入操作员密钥后才能操作；'
+        '审计记录和相机也需要它'),
+    'console_label_wrong_secret': both('Wrong operator secret: still read-only',
+                                       '操作员密钥错误：仍为只读'),
+    'console_label_token': both('Operator secret', '操作员密钥'),
+    'console_label_use_token': both('Use secret', '使用密钥'),
     'console_label_operator': both('Operator: you can stop, approve and release',
                                    '操作员：可以停止、批准和解除'),
     'console_label_live': both('live', '实时'),

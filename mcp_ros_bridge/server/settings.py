@@ -108,6 +108,10 @@ class ServeOptions:
     state_dir: str = _setting('', 'directory of what the bridge keeps across restarts (the '
                               'operator hold, a generated operator secret); empty: one per '
                               'config under $XDG_STATE_HOME (~/.local/state)/mcp_ros_bridge')
+    operator_secret_file: str = _setting('', 'file holding the operator secret every console '
+                                         'action needs (written, mode 0600, when absent); '
+                                         'empty: a new secret each start, in the state '
+                                         'directory')
 
     def __post_init__(self) -> None:
         """Check every setting (type, choices, range); raise SettingError on the first bad one."""

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import secrets
 
 APP = 'mcp_ros_bridge'
+SECRET_FILE = 'operator-secret'
 
 
 def state_directory(state_dir: str, config_dir: str) -> str:
@@ -40,3 +42,22 @@ def write_private(path: str, text: str) -> None:
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
+
+
+def operator_secret(secret_file: str, state_dir: str) -> tuple[str, str]:
+    """
+    Return the operator's secret and how it was given (for the audit's ``decided_by``).
+
+    ``secret_file`` (a deployment's own) is read, or written with a new secret
+    when absent; without one a new secret is made each start and kept in
+    ``state_dir`` (mode 0600) for the person to read.
+    """
+    if secret_file and os.path.exists(secret_file):
+        with open(secret_file, encoding='utf-8') as f:
+            secret = f.read().strip()
+        if not secret:
+            raise ValueError(f'operator secret file {secret_file} is empty')
+        return secret, 'operator secret file'
+    secret = secrets.token_urlsafe(24)
+    write_private(secret_file or os.path.join(state_dir, SECRET_FILE), secret + '\n')
+    return secret, 'operator secret file' if secret_file else 'operator secret'

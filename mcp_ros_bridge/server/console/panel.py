@@ -45,6 +45,7 @@ class Console:
         self.pipeline.progress_watchers.append(self._progress)
         self.pipeline.audit.listeners.append(lambda entry: self.hub.publish('audit', entry))
         self.url = ''
+        self.secret, self.secret_how = '', ''  # the operator's (server/state_dir.py)
         self.image: bytes = b''
         self.image_type = 'image/png'
         self.image_version = 0

@@ -1,5 +1,7 @@
 // The operator console page: live state over server-sent events (read with fetch, so the
-// token travels in a header, never in a URL), STOP / release / approve / deny as POSTs.
+// operator's secret travels in a header, never in a URL), STOP / release / approve / deny as
+// POSTs. The secret comes from the URL fragment (#secret=..., removed from the address bar at
+// once; a fragment is never sent to a server) or the field.
 'use strict';
 (() => {
   const query = new URLSearchParams(location.search);
@@ -10,6 +12,14 @@
   const CONFIRM_MS = 500;
   let labels = {};
   let token = null;
+  // Take the secret from the fragment and remove it from the address bar; true when one came.
+  function secretFromFragment() {
+    const given = new URLSearchParams(location.hash.slice(1)).get('secret');
+    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+    if (given) token = given;
+    return Boolean(given);
+  }
+  secretFromFragment();
   let operator = false;
   let reachable = true;
   let live = false;
@@ -117,6 +127,8 @@
   const handlers = {
     hello(d) {
       operator = d.operator;
+      window.consoleView.secretRefused = d.secret_refused;
+      $('secret-refused').hidden = !d.secret_refused;
       $('audit').textContent = '';  // each stream starts with the recent trail again
       setMode();
     },
@@ -198,12 +210,23 @@
     },
     image(d) {
       $('scene-error').textContent = d.error || '';
-      if (d.version > 0) {
-        $('scene').src = '/console/image?v=' + d.version;
-        $('scene').hidden = false;
-      }
+      if (d.version > 0) showImage(d.version);
     },
   };
+
+  // The camera is the operator's: fetched with the secret, shown from a blob URL.
+  async function showImage(version) {
+    try {
+      const r = await fetch('/console/image?v=' + version, { headers: headers(false), cache: 'no-store' });
+      if (!r.ok) return;
+      const old = $('scene').src;
+      $('scene').src = URL.createObjectURL(await r.blob());
+      if (old.startsWith('blob:')) URL.revokeObjectURL(old);
+      $('scene').hidden = false;
+    } catch (e) {
+      // the bridge went away meanwhile: the live badge says so
+    }
+  }
 
   function item(text) {
     const li = document.createElement('li');
@@ -288,6 +311,7 @@
     $('stop').addEventListener('click', pressStop);
     $('release').addEventListener('click', () => post('release'));
     $('capture').addEventListener('click', () => post('capture'));
+    window.addEventListener('hashchange', () => { if (secretFromFragment()) connect(); });
     $('token-form').addEventListener('submit', (e) => {
       e.preventDefault();
       token = $('token').value.trim() || null;
