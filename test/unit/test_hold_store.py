@@ -7,7 +7,7 @@ import stat
 from typing import Any
 
 from mcp_ros_bridge.server.console.hold_store import HoldRecord, HoldStore
-from mcp_ros_bridge.server.state_dir import state_directory
+from mcp_ros_bridge.server.state_dir import operator_secret, state_directory
 import pytest
 
 pytestmark = pytest.mark.unit
@@ -42,3 +42,19 @@ def test_default_state_directory_is_per_config(tmp_path: Any,
     assert one != two and one.startswith(str(tmp_path / 'xdg'))
     assert stat.S_IMODE(os.stat(one).st_mode) == 0o700
     assert state_directory(str(tmp_path / 'mine'), 'x') == str(tmp_path / 'mine')
+
+
+def test_operator_secret_from_its_file_or_made_fresh(tmp_path: Any) -> None:
+    """An absent --operator-secret-file is written 0600 and then reused; without one, new."""
+    path = str(tmp_path / 'secret')
+    made, how = operator_secret(path, str(tmp_path))
+    assert how == 'operator secret file' and len(made) >= 32
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert operator_secret(path, str(tmp_path)) == (made, 'operator secret file')
+    fresh, how = operator_secret('', str(tmp_path))
+    again, _ = operator_secret('', str(tmp_path))
+    assert how == 'operator secret' and fresh != again != made
+    assert (tmp_path / 'operator-secret').read_text().strip() == again
+    (tmp_path / 'empty').write_text('\n')
+    with pytest.raises(ValueError, match='empty'):
+        operator_secret(str(tmp_path / 'empty'), str(tmp_path))
