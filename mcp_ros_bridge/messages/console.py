@@ -20,6 +20,10 @@ TABLE: dict[str, tuple[str, str]] = {
     'approval_console_timeout': both(
         'nobody decided in the operator console within {seconds} s',
         '{seconds} 秒内没有人在操作台作出决定'),
+    'approval_console_expired': both('nobody: expired, denied automatically',
+                                     '无人：已过期，自动拒绝'),
+    'approval_withdrawn_held': both('withdrawn: the arm was held by {who}',
+                                    '已撤回：机械臂被 {who} 保持'),
     # server/console/routes.py: refusals of console requests (JSON error bodies).
     'console_needs_secret': both(
         'this needs the operator secret (not the MCP token): open the console URL the bridge '
@@ -98,6 +102,17 @@ TABLE: dict[str, tuple[str, str]] = {
         'danger, use the hardware emergency stop.',
         '此 STOP 在软件中取消桥接的运动；它不是急停。遇到危险请使用硬件急停按钮。'),
     'console_label_held_since': both('(since {since}, {by})', '（自 {since}，{by}）'),
+    'console_label_title_waiting': both('WAITING FOR YOU ({n})', '等待您（{n}）'),
+    'console_label_waiting_age': both('waiting {age} s', '已等待 {age} 秒'),
+    'console_label_expires_in': both('denied automatically in {left} s', '{left} 秒后自动拒绝'),
+    'console_label_gone_expired': both('expired — denied automatically', '已过期——自动拒绝'),
+    'console_label_gone_held': both('withdrawn — the arm is held', '已撤回——机械臂被保持'),
+    'console_label_gone': both('withdrawn (decided, or its client has gone)',
+                               '已撤回（已决定或其客户端已离开）'),
+    'console_label_fact_duration': both('duration {v} s', '时长 {v} 秒'),
+    'console_label_fact_speed': both('peak tip speed {v} mm/s', '末端峰值速度 {v} 毫米/秒'),
+    'console_label_fact_target': both('target {v}', '目标 {v}'),
+    'console_label_fact_object': both('object {v}', '物体 {v}'),
     'console_label_stopping_now': both('STOPPING…', '正在停止…'),
     'console_label_stopped_still': both('STOPPED: the arm was still {still} s after the request',
                                         '已停止：请求后 {still} 秒机械臂静止'),

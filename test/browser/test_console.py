@@ -18,6 +18,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 ARM = 7  # the Panda's arm joints come first in get_joint_states
+WAITING = '#queue li.card:not(.gone)[data-tool=move_arm_to_pose]'  # a card one can decide
 TARGET = {'position': {'x': 0.4, 'y': 0.1, 'z': 0.35}}
 
 
@@ -115,9 +116,9 @@ def test_stop_holds_until_release(bridge: Bridge, driver: Any, mcp: Mcp) -> None
 
 
 def _waiting_button(driver: Any, which: str) -> Any:
-    until(driver, f"return document.querySelector('#queue li[data-tool=move_arm_to_pose] "
+    until(driver, f"return document.querySelector('{WAITING} "
                   f"button.{which}')")
-    return driver.find_element('css selector', f'#queue li[data-tool=move_arm_to_pose] '
+    return driver.find_element('css selector', f'{WAITING} '
                                                f'button.{which}')
 
 
@@ -218,7 +219,7 @@ def test_the_agent_side_cannot_approve_or_release(bridge: Bridge, driver: Any, m
     call = mcp.start('move_arm_to_pose', {'position': {'x': 0.42, 'y': 0.05, 'z': 0.3}})
     _waiting_button(driver, 'approve')
     approval = driver.execute_script(
-        "return document.querySelector('#queue li[data-tool=move_arm_to_pose]').dataset.id")
+        'return document.querySelector(arguments[0]).dataset.id', WAITING)
     body = json.dumps({'id': approval, 'approve': True}).encode()
     json_type = {'Content-Type': 'application/json'}
     with httpx2.Client(timeout=30) as http:

@@ -74,6 +74,7 @@ class Console:
             self.held = HoldRecord(time.time(), who)
             self.store.save(self.held)  # before the stop: a restart meanwhile stays held
         self.hub.publish('hold', self.hold_state())
+        self.desk.withdraw_all('held', t('approval_withdrawn_held', who=who))
         started = time.monotonic()
         with speaking(self.lang):
             preempted = arbiter.preempt('why_operator_stop')

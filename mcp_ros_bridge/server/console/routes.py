@@ -37,7 +37,9 @@ SECURITY_HEADERS = [(b'content-security-policy', CSP.encode()),
 FILES = {'': ('console.html', 'text/html; charset=utf-8'),
          'console.js': ('console.js', 'text/javascript; charset=utf-8'),
          'console.css': ('console.css', 'text/css; charset=utf-8'),
-         'icon.svg': ('icon.svg', 'image/svg+xml')}
+         'approvals.js': ('approvals.js', 'text/javascript; charset=utf-8'),
+         'icon.svg': ('icon.svg', 'image/svg+xml'),
+         'icon-waiting.svg': ('icon-waiting.svg', 'image/svg+xml')}
 MAX_BODY = 4096
 KEEPALIVE_S = 15.0
 LABEL_PREFIX = 'console_label_'

@@ -59,7 +59,7 @@
     for (const id of ['stop', 'release', 'capture']) $(id).disabled = !operator;
     $('mode').textContent = operator ? label('operator') : label('readonly');
     $('token-form').hidden = operator;
-    for (const b of document.querySelectorAll('#queue button')) b.disabled = !operator;
+    for (const b of document.querySelectorAll('#queue li:not(.gone) button')) b.disabled = !operator;
   }
 
   function headers(json) {
@@ -169,28 +169,10 @@
           ']' : v)).join('\n');
     },
     approvals(d) {
-      const list = $('queue');
-      list.textContent = '';
-      if (!d.waiting.length) list.appendChild(item(label('none')));
-      for (const w of d.waiting) {
-        const li = item(w.tool + ': ' + w.message);
-        li.dataset.id = w.id;
-        li.dataset.tool = w.tool;
-        if (!w.decided) {
-          li.appendChild(document.createElement('br'));
-          for (const [key, approve] of [['approve', true], ['deny', false]]) {
-            const b = document.createElement('button');
-            b.type = 'button';
-            b.className = key;
-            b.textContent = label(key);
-            b.disabled = !operator;
-            b.addEventListener('click', () => post('decide', { id: w.id, approve }));
-            li.appendChild(b);
-          }
-        }
-        list.appendChild(li);
-      }
+      window.consoleApprovals.render(cards, $('queue'), d.waiting);
+      showWaiting();
     },
+    withdrawn(d) { window.consoleApprovals.withdrawn(cards, d); showWaiting(); },
     audit(d) {
       const who = d.decided_by ? ' [' + d.decided_by + ']' : '';
       const li = item(d.time + ' ' + d.tool + ' ' + d.outcome + (d.code ? ' ' + d.code : '') +
@@ -227,6 +209,16 @@
       // the bridge went away meanwhile: the live badge says so
     }
   }
+
+  // The approval cards' helpers (approvals.js), and the title while a person is waited for.
+  const cards = { label, post, operator: () => operator };
+  function showWaiting() {
+    const n = window.consoleApprovals.pending();
+    window.consoleView.waiting = n;
+    document.title = (n ? label('title_waiting', { n }) + ' — ' : '') + label('title');
+    $('icon').href = n ? '/console/icon-waiting.svg' : '/console/icon.svg';
+  }
+  setInterval(() => window.consoleApprovals.tick(cards, $('queue')), 1000);
 
   function item(text) {
     const li = document.createElement('li');
