@@ -20,10 +20,21 @@ TABLE: dict[str, tuple[str, str]] = {
     'approval_console_timeout': both(
         'nobody decided in the operator console within {seconds} s',
         '{seconds} 秒内没有人在操作台作出决定'),
+    'approval_console_expired': both('nobody: expired, denied automatically',
+                                     '无人：已过期，自动拒绝'),
+    'approval_withdrawn_held': both('withdrawn: the arm was held by {who}',
+                                    '已撤回：机械臂被 {who} 保持'),
     # server/console/routes.py: refusals of console requests (JSON error bodies).
-    'console_needs_token': both(
-        'this action needs the bearer token: enter it in the console (it stays in the page)',
-        '此操作需要 bearer 令牌：请在操作台输入（令牌只保存在页面内）'),
+    'console_needs_secret': both(
+        'this needs the operator secret (not the MCP token): open the console URL the bridge '
+        'printed at start (…/console#secret=…) or enter the secret in the page',
+        '此操作需要操作员密钥（不是 MCP 令牌）：请打开桥接启动时打印的操作台地址'
+        '（…/console#secret=…）或在页面中输入密钥'),
+    'console_wrong_secret': both(
+        'wrong operator secret: nothing was done; use the secret the bridge printed at start '
+        '(a restart makes a new one unless --operator-secret-file is given)',
+        '操作员密钥错误：未执行任何操作；请使用桥接启动时打印的密钥（除非指定 '
+        '--operator-secret-file，否则每次重启都会生成新密钥）'),
     'console_bad_origin': both(
         'refused: a console action must come from the console page (Origin {origin})',
         '已拒绝：操作台操作必须来自操作台页面（Origin {origin}）'),
@@ -36,7 +47,17 @@ TABLE: dict[str, tuple[str, str]] = {
     'console_not_held': both('the arm is not held; nothing to release',
                              '机械臂未被保持；无需解除'),
     'console_no_answer': both('no answer within {seconds} s', '{seconds} 秒内没有应答'),
+    'console_hold_restored': both(
+        'the arm is HELD: a person pressed STOP at {since} ({by}) and the hold was kept across '
+        'the restart ({path}); every motion is refused until a person releases it in the '
+        'operator console',
+        '机械臂处于保持状态：操作员于 {since} 按下了 STOP（{by}），该保持在重启后仍然有效（{path}）；'
+        '在有人于操作台解除之前所有运动都会被拒绝'),
     'console_url': both('operator console at {url}', '操作台地址 {url}'),
+    'console_secret_url': both(
+        'operator console at {url} (for the person at the robot: the fragment is the operator '
+        'secret every console action needs; do not give it to the agent)',
+        '操作台地址 {url}（供机器人旁的人使用：片段是所有操作台操作所需的操作员密钥；不要交给智能体）'),
     # The page's labels (served by /console/labels in the server's or the asked language).
     'console_label_title': both('Robot operator console', '机器人操作台'),
     'console_label_joints': both('Joints', '关节'),
@@ -58,10 +79,15 @@ TABLE: dict[str, tuple[str, str]] = {
     'console_label_release': both('Release hold', '解除保持'),
     'console_label_held': both('HELD by the operator: every motion is refused until a person '
                                'releases it', '操作员保持中：在有人解除之前所有运动都会被拒绝'),
-    'console_label_readonly': both('Read-only view: enter the token to act',
-                                   '只读视图：输入令牌后才能操作'),
-    'console_label_token': both('Token', '令牌'),
-    'console_label_use_token': both('Use token', '使用令牌'),
+    'console_label_readonly': both(
+        'Read-only view: open the URL the bridge printed (…/console#secret=…) or enter the '
+        'operator secret to act; the audit trail and camera need it too',
+        '只读视图：打开桥接打印的地址（…/console#secret=…）或输入操作员密钥后才能操作；'
+        '审计记录和相机也需要它'),
+    'console_label_wrong_secret': both('Wrong operator secret: still read-only',
+                                       '操作员密钥错误：仍为只读'),
+    'console_label_token': both('Operator secret', '操作员密钥'),
+    'console_label_use_token': both('Use secret', '使用密钥'),
     'console_label_operator': both('Operator: you can stop, approve and release',
                                    '操作员：可以停止、批准和解除'),
     'console_label_live': both('live', '实时'),
@@ -71,4 +97,35 @@ TABLE: dict[str, tuple[str, str]] = {
                                       '非实时：桥接无法读取机器人：{error}'),
     'console_label_refused': both('Refused: {error}', '已拒绝：{error}'),
     'console_label_shortcut': both('Space or Escape: STOP', '空格或 Esc：停止'),
+    'console_label_not_estop': both(
+        "This STOP cancels the bridge's motions in software; it is not an emergency stop. In "
+        'danger, use the hardware emergency stop.',
+        '此 STOP 在软件中取消桥接的运动；它不是急停。遇到危险请使用硬件急停按钮。'),
+    'console_label_held_since': both('(since {since}, {by})', '（自 {since}，{by}）'),
+    'console_label_title_waiting': both('WAITING FOR YOU ({n})', '等待您（{n}）'),
+    'console_label_waiting_age': both('waiting {age} s', '已等待 {age} 秒'),
+    'console_label_expires_in': both('denied automatically in {left} s', '{left} 秒后自动拒绝'),
+    'console_label_gone_expired': both('expired — denied automatically', '已过期——自动拒绝'),
+    'console_label_gone_held': both('withdrawn — the arm is held', '已撤回——机械臂被保持'),
+    'console_label_gone': both('withdrawn (decided, or its client has gone)',
+                               '已撤回（已决定或其客户端已离开）'),
+    'console_label_fact_duration': both('duration {v} s', '时长 {v} 秒'),
+    'console_label_fact_speed': both('peak tip speed {v} mm/s', '末端峰值速度 {v} 毫米/秒'),
+    'console_label_fact_target': both('target {v}', '目标 {v}'),
+    'console_label_fact_object': both('object {v}', '物体 {v}'),
+    'console_label_stopping_now': both('STOPPING…', '正在停止…'),
+    'console_label_stopped_still': both('STOPPED: the arm was still {still} s after the request',
+                                        '已停止：请求后 {still} 秒机械臂静止'),
+    'console_label_stopped_late': both(
+        'STOPPED (confirmed late, {after} s after the click): the arm was still {still} s '
+        'after the request reached the bridge',
+        '已停止（确认较晚，点击后 {after} 秒）：请求到达桥接后 {still} 秒机械臂静止'),
+    'console_label_stop_unconfirmed': both(
+        'STOP NOT CONFIRMED — use the hardware emergency stop ({why})',
+        'STOP 未确认——请使用硬件急停（{why}）'),
+    'console_label_stop_no_answer': both('no confirmation within {ms} ms',
+                                         '{ms} 毫秒内没有确认'),
+    'console_label_stop_not_still': both('the bridge could not confirm the arm is still',
+                                         '桥接无法确认机械臂已静止'),
+    'console_label_no_bridge': both('the bridge did not answer', '桥接没有应答'),
 }

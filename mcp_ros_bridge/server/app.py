@@ -31,11 +31,12 @@ from mcp_ros_bridge.server.connection_guard import (ACCEPT_BATCH, connection_cei
                                                     ConnectionBook, guarded_protocol,
                                                     H11_MAX_HEAD_BYTES, QuietAcceptErrors,
                                                     raise_file_limit)
-from mcp_ros_bridge.server.console.panel import Console
+from mcp_ros_bridge.server.console.panel import Console, restore_hold
 from mcp_ros_bridge.server.host_guard import host_policy
 from mcp_ros_bridge.server.http_transport import build_app, check_bind
 from mcp_ros_bridge.server.reload import CatalogWatcher
 from mcp_ros_bridge.server.settings import ServeOptions
+from mcp_ros_bridge.server.state_dir import operator_secret, state_directory
 from mcp_ros_bridge.server.stdio_guard import guarded_stdio_server
 
 log = logging.getLogger('mcp_ros_bridge')
@@ -91,11 +92,16 @@ async def build(options: ServeOptions, backend: RobotBackend | None = None
 
 def attach_console(bridge: BridgeServer, options: ServeOptions) -> Console | None:
     """Return the operator console on ``bridge`` when ``options`` serve one (else None)."""
+    from mcp_ros_bridge.server.console.hold_store import HoldStore
+    state = state_directory(options.state_dir, bridge.catalog.config_dir)
+    store = HoldStore(state)
     if not options.console or options.transport == 'stdio' and options.console_port < 0:
+        restore_hold(bridge, store)  # kept: nobody here can release it, motions stay refused
         return None
     from mcp_ros_bridge.server.console.app_resource import offer
     console = Console(bridge, options.console_rate_hz, options.console_approval_wait_s,
-                      options.lang)
+                      options.lang, store)
+    console.secret, console.secret_how = operator_secret(options.operator_secret_file, state)
     offer(bridge.resources, console)
     return console
 
@@ -107,9 +113,10 @@ def console_routes(console: Console, options: ServeOptions, host: str,
     from mcp_ros_bridge.server.console.routes import ConsoleRoutes
     from mcp_ros_bridge.server.console_connections import ConsoleConnections
     token = read_token(options)
-    return ConsoleConnections(guarded_console(ConsoleRoutes(console, token, host_policy(
-        host, token, options.allowed_hosts, options.allowed_origins))), book,
-        options.http_body_timeout_s)
+    return ConsoleConnections(guarded_console(ConsoleRoutes(
+        console, console.secret, host_policy(host, token, options.allowed_hosts,
+                                             options.allowed_origins), console.secret_how)),
+        book, options.http_body_timeout_s)
 
 
 def _booked_config(app: Callable[[ConnectionBook], Any], options: ServeOptions,
@@ -146,8 +153,8 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 def _show_console(console: Console, host: str, port: int) -> None:
-    console.url = f'http://{host}:{port}/console'
-    log.info('%s', t('console_url', url=console.url))
+    console.url = f'http://{host}:{port}/console'  # robot://console: no secret for the agent
+    log.info('%s', t('console_secret_url', url=f'{console.url}#secret={console.secret}'))
 
 
 async def _serve_console(console: Console, options: ServeOptions) -> None:

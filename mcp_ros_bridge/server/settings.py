@@ -111,6 +111,13 @@ class ServeOptions:
     console_approval_wait_s: float = _setting(120.0, 'seconds a call needing approval waits for '
                                               'a decision while a console page is open',
                                               above=0)
+    state_dir: str = _setting('', 'directory of what the bridge keeps across restarts (the '
+                              'operator hold, a generated operator secret); empty: one per '
+                              'config under $XDG_STATE_HOME (~/.local/state)/mcp_ros_bridge')
+    operator_secret_file: str = _setting('', 'file holding the operator secret every console '
+                                         'action needs (written, mode 0600, when absent); '
+                                         'empty: a new secret each start, in the state '
+                                         'directory')
 
     def __post_init__(self) -> None:
         """Check every setting (type, choices, range); raise SettingError on the first bad one."""

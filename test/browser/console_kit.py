@@ -13,6 +13,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import itertools
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -28,7 +29,8 @@ from server_process import PORT_LINE, serve_argv, server_env
 CHROMIUM = ('/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome')
 DRIVER = '/usr/bin/chromedriver'
 SHOTS = os.path.join(REPO, 'out', 'console')
-TOKEN = 'console-test-token-3f9a'
+TOKEN = 'console-test-token-3f9a'  # the MCP token: never the operator's secret
+SECRET_URL = re.compile(r'operator console at (\S+)#secret=(\S+)')
 
 
 def chromium() -> str | None:
@@ -75,6 +77,9 @@ class Bridge:
             self.close()
             raise RuntimeError('bridge did not start:\n' + ''.join(self.lines[-20:]))
         self.base = f'http://127.0.0.1:{port[0]}'
+        printed = next(m for m in map(SECRET_URL.search, self.lines) if m)
+        self.secret = printed.group(2)
+        self.secret_url = f'{self.base}/console#secret={self.secret}'  # as printed
 
     def close(self) -> None:
         """Kill the subprocess."""
@@ -157,6 +162,12 @@ def browser() -> Any:
 def console_errors(driver: Any) -> list[str]:
     """Return the page's console errors since the last read."""
     return [e['message'] for e in driver.get_log('browser') if e['level'] == 'SEVERE']
+
+
+def page_errors(driver: Any) -> list[str]:
+    """Return the page's own errors since the last read (not failed loads of a gone bridge)."""
+    return [e for e in console_errors(driver)
+            if 'net::ERR_' not in e and 'Failed to load resource' not in e]
 
 
 def shot(driver: Any, name: str) -> str:

@@ -18,6 +18,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 ARM = 7  # the Panda's arm joints come first in get_joint_states
+WAITING = '#queue li.card:not(.gone)[data-tool=move_arm_to_pose]'  # a card one can decide
 TARGET = {'position': {'x': 0.4, 'y': 0.1, 'z': 0.35}}
 
 
@@ -29,13 +30,18 @@ def until(driver: Any, script: str, timeout: float = 90.0) -> Any:
 
 
 def open_console(driver: Any, bridge: Bridge, token: bool = True) -> None:
-    """Load the console, wait for live state, and enter the token when asked."""
-    driver.get(bridge.base + '/console')
+    """Load the console (with the printed secret when ``token``) and wait for live state."""
+    driver.get(bridge.secret_url if token else bridge.base + '/console')
     until(driver, 'return (window.consoleView || {rendered: {}}).rendered.state > 0')
     if token:
-        driver.find_element('id', 'token').send_keys(TOKEN)
-        driver.find_element('css selector', '#token-form button').click()
         until(driver, 'return window.consoleView.operator')
+        assert '#' not in driver.current_url, 'the secret left the address bar'
+
+
+def enter_secret(driver: Any, secret: str) -> None:
+    """Type ``secret`` into the page's field and submit it."""
+    driver.find_element('id', 'token').send_keys(secret)
+    driver.find_element('css selector', '#token-form button').click()
 
 
 def velocities(mcp: Mcp) -> list[float]:
@@ -110,9 +116,9 @@ def test_stop_holds_until_release(bridge: Bridge, driver: Any, mcp: Mcp) -> None
 
 
 def _waiting_button(driver: Any, which: str) -> Any:
-    until(driver, f"return document.querySelector('#queue li[data-tool=move_arm_to_pose] "
+    until(driver, f"return document.querySelector('{WAITING} "
                   f"button.{which}')")
-    return driver.find_element('css selector', f'#queue li[data-tool=move_arm_to_pose] '
+    return driver.find_element('css selector', f'{WAITING} '
                                                f'button.{which}')
 
 
@@ -129,7 +135,8 @@ def test_approved_in_the_page_then_runs(bridge: Bridge, driver: Any, mcp: Mcp) -
     reached = position(mcp)
     assert math.dist(reached, [0.4, 0.1, 0.35]) < 0.01
     until(driver, "return [...document.querySelectorAll('#audit li')].some(li => "
-                  "li.textContent.includes('approved [operator console'))")
+                  "li.textContent.includes('approved [operator console') && "
+                  "li.textContent.includes('operator secret)]'))")
 
 
 def test_denied_in_the_page_moves_nothing(bridge: Bridge, driver: Any, mcp: Mcp) -> None:
@@ -149,8 +156,14 @@ def test_denied_in_the_page_moves_nothing(bridge: Bridge, driver: Any, mcp: Mcp)
 
 def test_read_only_without_token_and_forged_posts_refused(bridge: Bridge, driver: Any,
                                                           mcp: Mcp) -> None:
-    """Without the token the page only shows; forged POSTs and GETs change nothing."""
+    """Without the secret the page only shows; forged POSTs and GETs change nothing."""
     open_console(driver, bridge, token=False)
+    assert driver.find_elements('css selector', '#audit li') == [], 'no audit trail for viewers'
+    assert driver.find_element('id', 'scene').get_attribute('hidden') is not None, 'no camera'
+    enter_secret(driver, TOKEN)  # the MCP token is not the operator's secret
+    until(driver, 'return window.consoleView.secretRefused')
+    assert 'Wrong operator secret' in driver.find_element('id', 'secret-refused').text
+    assert not driver.execute_script('return window.consoleView.operator')
     assert not driver.find_element('id', 'stop').is_enabled()
     assert not driver.find_element('id', 'release').is_enabled()
     assert driver.find_element('id', 'token-form').is_displayed()
@@ -169,19 +182,62 @@ def test_read_only_without_token_and_forged_posts_refused(bridge: Bridge, driver
         no_token = http.post(url, content=b'{}', headers={**json_type, 'Origin': bridge.base})
         wrong_token = http.post(url, content=b'{}', headers={
             **json_type, 'Origin': bridge.base, 'Authorization': 'Bearer nope'})
+        mcp_token = http.post(url, content=b'{}', headers={
+            **json_type, 'Origin': bridge.base, 'Authorization': f'Bearer {TOKEN}'})
         no_origin = http.post(url, content=b'{}', headers={
-            **json_type, 'Authorization': f'Bearer {TOKEN}'})
+            **json_type, 'Authorization': f'Bearer {bridge.secret}'})
+        forged_with_secret = http.post(url, content=b'{}', headers={
+            **json_type, 'Origin': 'http://evil.example',
+            'Authorization': f'Bearer {bridge.secret}'})
+        image = http.get(bridge.base + '/console/image',
+                         headers={'Authorization': f'Bearer {TOKEN}'})
         by_get = http.get(url)
         rebound = http.get(bridge.base + '/console', headers={'Host': 'evil.example'})
         page = http.get(bridge.base + '/console')
     assert forged.status_code == 403 and no_origin.status_code == 403
+    assert forged_with_secret.status_code == 403
     assert no_token.status_code == 401 and wrong_token.status_code == 401
-    assert 'token' in json.loads(no_token.text)['error']
+    assert mcp_token.status_code == 401 and image.status_code == 401, 'the agent cannot act'
+    assert 'operator secret' in json.loads(no_token.text)['error']
+    assert 'wrong operator secret' in json.loads(mcp_token.text)['error']
     assert by_get.status_code == 405 and rebound.status_code == 421, 'Host checked as on /mcp'
     for response in (forged, no_token, by_get, page):
         csp = response.headers['content-security-policy']
         assert "script-src 'self'" in csp and 'unsafe-inline' not in csp
     assert driver.find_element('id', 'held').get_attribute('hidden') is not None, 'no hold'
+    enter_secret(driver, bridge.secret)  # the field works as the URL does
+    until(driver, 'return window.consoleView.operator')
+    assert driver.find_element('id', 'stop').is_enabled()
     moved = mcp.call('move_arm_to_posture', {'posture': 'ready'})
     assert not moved.get('isError'), text(moved)
+    assert console_errors(driver) == []
+
+
+def test_the_agent_side_cannot_approve_or_release(bridge: Bridge, driver: Any, mcp: Mcp) -> None:
+    """With the MCP token or a forged Origin, a waiting call stays waiting and a hold stays."""
+    open_console(driver, bridge)
+    call = mcp.start('move_arm_to_pose', {'position': {'x': 0.42, 'y': 0.05, 'z': 0.3}})
+    _waiting_button(driver, 'approve')
+    approval = driver.execute_script(
+        'return document.querySelector(arguments[0]).dataset.id', WAITING)
+    body = json.dumps({'id': approval, 'approve': True}).encode()
+    json_type = {'Content-Type': 'application/json'}
+    with httpx2.Client(timeout=30) as http:
+        as_agent = http.post(bridge.base + '/console/decide', content=body, headers={
+            **json_type, 'Origin': bridge.base, 'Authorization': f'Bearer {TOKEN}'})
+        forged = http.post(bridge.base + '/console/decide', content=body, headers={
+            **json_type, 'Origin': 'http://evil.example', 'Authorization': f'Bearer {TOKEN}'})
+        assert as_agent.status_code == 401 and forged.status_code == 403
+        assert not call.done(), 'still waiting for the person'
+        _waiting_button(driver, 'deny').click()
+        assert code(call.result(120)) == 'NOT_APPROVED'
+        driver.find_element('id', 'stop').click()
+        until(driver, "return !document.getElementById('held').hidden")
+        release = http.post(bridge.base + '/console/release', content=b'{}', headers={
+            **json_type, 'Origin': bridge.base, 'Authorization': f'Bearer {TOKEN}'})
+    assert release.status_code == 401
+    refused = mcp.call('move_arm_to_posture', {'posture': 'ready'})
+    assert code(refused) == 'OPERATOR_HOLD', 'the hold stays'
+    driver.find_element('id', 'release').click()
+    until(driver, "return document.getElementById('held').hidden")
     assert console_errors(driver) == []

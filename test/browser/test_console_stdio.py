@@ -23,7 +23,7 @@ from server_process import serve_argv, server_env
 from test_console import until
 
 pytestmark = pytest.mark.browser
-URL_LINE = re.compile(r'operator console at (http://127\.0\.0\.1:\d+/console)')
+URL_LINE = re.compile(r'operator console at (http://127\.0\.0\.1:\d+/console)#secret=(\S+)')
 
 
 class StdioHost:
@@ -50,6 +50,7 @@ class StdioHost:
         for line in self.process.stderr:
             m = URL_LINE.search(line)
             if m:
+                self.secret = m.group(2)
                 found.put(m.group(1))
 
     def _read_answers(self) -> None:
@@ -96,15 +97,16 @@ def host(chromium: None) -> Iterator[StdioHost]:
 
 def test_console_beside_stdio_holds_the_stdio_host(host: StdioHost, driver: Any) -> None:
     """The stdio bridge's console is live; its STOP holds the motions the stdio host asks."""
-    driver.get(host.url)
+    driver.get(f'{host.url}#secret={host.secret}')  # the URL the bridge printed on stderr
     until(driver, 'return window.consoleView && window.consoleView.operator && '
-                  'window.consoleView.rendered.state > 0')  # loopback without a token: acts
+                  'window.consoleView.rendered.state > 0')
     resources = host.request('resources/list', {})['resources']
     assert any(r['uri'] == 'robot://console' for r in resources)
     app = next(r for r in resources if r['uri'].startswith('ui://'))
     assert app['mimeType'] == 'text/html;profile=mcp-app'
     where = host.request('resources/read', {'uri': 'robot://console'})['contents'][0]
     assert json.loads(where['text'])['url'] == host.url
+    assert host.secret not in where['text'], 'the agent is not given the secret'
     driver.find_element('id', 'stop').click()
     until(driver, "return !document.getElementById('held').hidden")
     refused = host.request('tools/call', {'name': 'move_arm_to_posture',

@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 import os
 import re
 import sys
+import tempfile
 from typing import Any
 
 import anyio
@@ -45,6 +46,8 @@ def server_env(token: str | None) -> dict[str, str]:
     """Return the subprocess environment, with or without the bearer token."""
     env = {k: v for k, v in os.environ.items() if k != 'MCP_ROS_BRIDGE_TOKEN'}
     env['PYTHONPATH'] = REPO + os.pathsep + env.get('PYTHONPATH', '')
+    # A state directory of its own (the kept operator hold): no bridge inherits another's hold.
+    env['XDG_STATE_HOME'] = tempfile.mkdtemp(prefix='bridge-state-')
     if token:
         env['MCP_ROS_BRIDGE_TOKEN'] = token
     return env

@@ -99,3 +99,20 @@ async def test_a_decision_counts_once_and_only_for_its_call(tmp_path: Any) -> No
             assert not console.desk.settle(waiting, True, 'operator (test)')
     assert error_code(result[0]) == 'NOT_APPROVED' and backend.motion_calls == []
     console.close()
+
+
+@pytest.mark.parametrize('mode', MODES)
+async def test_viewers_without_the_secret_neither_decide_nor_see_the_trail(
+        mode: str, tmp_path: Any) -> None:
+    """--approval-policy deny denies at once while only viewers are open; they get no audit."""
+    bridge, backend = make_bridge(copy_config(str(tmp_path / 'cfg'), APPROVAL_EDIT))
+    console = Console(bridge, 10.0, 60.0, 'en')
+    with anyio.fail_after(60):
+        async with Client(bridge.server, mode=mode) as client, \
+                console.hub.stream(operator=False) as queue:
+            assert not console.desk.present()
+            result = await client.call_tool('move_arm_to_pose', POSE_ARGS)
+            seen = [queue.get_nowait() for _ in range(queue.qsize())]
+    assert error_code(result) == 'NOT_APPROVED' and backend.motion_calls == []
+    assert seen and not any(f.startswith(('event: audit', 'event: image')) for f in seen)
+    console.close()

@@ -55,6 +55,9 @@ class ConsoleDesk:
             with anyio.fail_after(self.wait_s):
                 approved, who = await entry.decision
         except TimeoutError:
+            self.audit.record(tool, {'approval_id': entry.key}, 'expired', self.wait_s,
+                              decided_by=t('approval_console_expired'))
+            self.hub.publish('withdrawn', {'id': entry.key, 'why': 'expired'})
             raise Denied(t('approval_console_timeout', seconds=f'{self.wait_s:g}')) from None
         finally:
             self._drop(entry.key)
@@ -93,6 +96,16 @@ class ConsoleDesk:
         self._publish()
         return True
 
+    def withdraw_all(self, why: str, who: str) -> None:
+        """Deny every undecided call (``why`` shown on its card), e.g. once the arm is held."""
+        for entry in list(self.waiting.values()):
+            if not entry.decision.done():
+                self.hub.publish('withdrawn', {'id': entry.key, 'why': why})
+                entry.decision.set_result((False, who))
+                self.audit.record(entry.tool, {'approval_id': entry.key}, 'withdrawn', 0.0,
+                                  decided_by=who)
+        self._publish()
+
     def _add(self, tool: str, message: str, state: str) -> Waiting:
         entry = Waiting(secrets.token_urlsafe(12), tool, message, state)
         self.waiting[entry.key] = entry
@@ -110,6 +123,7 @@ class ConsoleDesk:
         now = time.monotonic()
         return [{'id': w.key, 'tool': w.tool, 'message': w.message,
                  'waiting_s': round(now - w.since, 1),
+                 'expires_in_s': None if w.state else round(self.wait_s - (now - w.since), 1),
                  'decided': w.decision.done() and not w.decision.cancelled()}
                 for w in self.waiting.values()]
 

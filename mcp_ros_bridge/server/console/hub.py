@@ -21,6 +21,7 @@ from typing import Any
 QUEUE_FRAMES = 256
 AUDIT_KEPT = 50
 CLOSE = ''  # the frame that ends a stream
+PRIVATE = frozenset({'audit', 'image'})  # for the operator's eyes only
 
 
 def frame(kind: str, data: dict[str, Any]) -> str:
@@ -34,11 +35,11 @@ class EventHub:
 
     def __init__(self, first_opened: Callable[[], None], last_closed: Callable[[], None]) -> None:
         """Call ``first_opened`` when the first stream opens, ``last_closed`` after the last."""
-        self._queues: set[asyncio.Queue[str]] = set()
+        self._queues: dict[asyncio.Queue[str], bool] = {}  # each stream: may it see all?
         self._latest: dict[str, str] = {}
         self._audit: deque[str] = deque(maxlen=AUDIT_KEPT)
         self._first, self._last = first_opened, last_closed
-        self.operators = 0  # open streams whose page may act (token or no token needed)
+        self.operators = 0  # open streams whose page holds the operator's secret
         self.closed = False
 
     @property
@@ -53,23 +54,30 @@ class EventHub:
             self._audit.append(text)
         else:
             self._latest[kind] = text
-        for queue in self._queues:
-            _put(queue, text)
+        for queue, operator in self._queues.items():
+            if operator or kind not in PRIVATE:
+                _put(queue, text)
 
     @asynccontextmanager
     async def stream(self, operator: bool) -> AsyncIterator[asyncio.Queue[str]]:
-        """Open a stream: a queue that starts with the latest state and the audit trail."""
+        """
+        Open a stream: a queue that starts with the latest state (and audit trail: ``operator``).
+
+        A stream without the operator's secret never gets the audit trail or the camera.
+        """
         queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_FRAMES)
-        for text in [*self._latest.values(), *self._audit, *([CLOSE] if self.closed else [])]:
+        latest = [text for kind, text in self._latest.items() if operator or kind not in PRIVATE]
+        for text in [*latest, *(self._audit if operator else []),
+                     *([CLOSE] if self.closed else [])]:
             _put(queue, text)
-        self._queues.add(queue)
+        self._queues[queue] = operator
         self.operators += operator
         if len(self._queues) == 1:
             self._first()
         try:
             yield queue
         finally:
-            self._queues.discard(queue)
+            self._queues.pop(queue, None)
             self.operators -= operator
             if not self._queues:
                 self._last()

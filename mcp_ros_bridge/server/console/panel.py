@@ -16,8 +16,9 @@ import logging
 import time
 from typing import Any, TYPE_CHECKING
 
-from mcp_ros_bridge.messages import speaking
+from mcp_ros_bridge.messages import speaking, t
 from mcp_ros_bridge.server.console.desk import ConsoleDesk
+from mcp_ros_bridge.server.console.hold_store import HoldRecord, HoldStore, monotonic_since
 from mcp_ros_bridge.server.console.hub import EventHub
 from mcp_ros_bridge.server.console.snapshot import _error, envelope, sample
 
@@ -32,9 +33,11 @@ class Console:
     """Everything the console pages show and do, on one bridge."""
 
     def __init__(self, bridge: BridgeServer, rate_hz: float, approval_wait_s: float,
-                 lang: str) -> None:
-        """Serve ``bridge``: take its approvals, progress and audit trail."""
+                 lang: str, store: HoldStore | None = None) -> None:
+        """Serve ``bridge`` (its approvals, progress, audit trail); keep the hold in ``store``."""
         self.bridge, self.rate_hz, self.lang = bridge, rate_hz, lang
+        self.store = store or HoldStore(None)
+        self.held = restore_hold(bridge, self.store)
         self.pipeline = bridge.pipeline
         self.hub = EventHub(self._start_sampling, self._stop_sampling)
         self.desk = ConsoleDesk(self.hub, self.pipeline.audit, approval_wait_s)
@@ -42,6 +45,7 @@ class Console:
         self.pipeline.progress_watchers.append(self._progress)
         self.pipeline.audit.listeners.append(lambda entry: self.hub.publish('audit', entry))
         self.url = ''
+        self.secret, self.secret_how = '', ''  # the operator's (server/state_dir.py)
         self.image: bytes = b''
         self.image_type = 'image/png'
         self.image_version = 0
@@ -56,15 +60,21 @@ class Console:
     def hold_state(self) -> dict[str, Any]:
         """Return the hold as the page shows it."""
         since = self.pipeline.arbiter.held_since
+        held = self.held if since is not None else None
         return {'held': since is not None,
-                'held_for_s': None if since is None else round(time.monotonic() - since, 1)}
+                'held_for_s': None if since is None else round(time.monotonic() - since, 1),
+                'since': held.since if held else None, 'by': held.by if held else '',
+                'kept': self.store.path is not None}
 
     async def stop(self, who: str) -> dict[str, Any]:
         """Hold, then stop the arm as stop_arm does; return whether a motion was stopped."""
         arbiter = self.pipeline.arbiter
         if arbiter.held_since is None:
             arbiter.held_since = time.monotonic()
+            self.held = HoldRecord(time.time(), who)
+            self.store.save(self.held)  # before the stop: a restart meanwhile stays held
         self.hub.publish('hold', self.hold_state())
+        self.desk.withdraw_all('held', t('approval_withdrawn_held', who=who))
         started = time.monotonic()
         with speaking(self.lang):
             preempted = arbiter.preempt('why_operator_stop')
@@ -82,7 +92,8 @@ class Console:
         if arbiter.held_since is None:
             return False
         held = time.monotonic() - arbiter.held_since
-        arbiter.held_since = None
+        self.store.clear()
+        arbiter.held_since, self.held = None, None
         self.pipeline.audit.record('console_release', {}, 'ok', held, decided_by=who)
         self.hub.publish('hold', self.hold_state())
         return True
@@ -162,3 +173,14 @@ class Console:
         """End the streams and the sampler."""
         self.hub.close()
         self._stop_sampling()
+
+
+def restore_hold(bridge: BridgeServer, store: HoldStore) -> HoldRecord | None:
+    """Hold the arm of ``bridge`` when ``store`` kept a hold; return that hold."""
+    record = store.load()
+    if record is not None and bridge.pipeline.arbiter.held_since is None:
+        bridge.pipeline.arbiter.held_since = monotonic_since(record)
+        log.warning('%s', t('console_hold_restored', by=record.by, path=store.path or '-',
+                            since=time.strftime('%Y-%m-%d %H:%M:%S',
+                                                time.localtime(record.since))))
+    return record

@@ -3,9 +3,11 @@ The console's HTTP routes under ``/console``: the page, its files, labels, event
 
 Security as on ``/mcp`` (the Host/Origin guard wraps these routes) and more:
 GET never changes anything; every POST needs an allowed ``Origin`` (a browser
-always sends it), a JSON body, and the bearer token when the bridge has one
-(in the ``Authorization`` header: the page keeps it in memory, never in a URL).
-Without the token the page is a read-only view. Every response carries a
+always sends it), a JSON body, and the operator's secret as a bearer token (in
+the ``Authorization`` header; the page takes it from its URL fragment or a field,
+keeps it in memory and never sends it in a URL). The MCP token is not the
+secret: the agent side cannot act here. Without the secret the page is a
+read-only view of the state (no audit trail, no camera). Every response carries a
 strict Content-Security-Policy (no inline script: the script is a file).
 """
 
@@ -27,7 +29,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 SECURITY_HEADERS = [(b'content-security-policy', CSP.encode()),
                     (b'x-content-type-options', b'nosniff'),
@@ -35,7 +37,9 @@ SECURITY_HEADERS = [(b'content-security-policy', CSP.encode()),
 FILES = {'': ('console.html', 'text/html; charset=utf-8'),
          'console.js': ('console.js', 'text/javascript; charset=utf-8'),
          'console.css': ('console.css', 'text/css; charset=utf-8'),
-         'icon.svg': ('icon.svg', 'image/svg+xml')}
+         'approvals.js': ('approvals.js', 'text/javascript; charset=utf-8'),
+         'icon.svg': ('icon.svg', 'image/svg+xml'),
+         'icon-waiting.svg': ('icon-waiting.svg', 'image/svg+xml')}
 MAX_BODY = 4096
 KEEPALIVE_S = 15.0
 LABEL_PREFIX = 'console_label_'
@@ -64,12 +68,13 @@ class SecurityHeaders:
 
 
 class ConsoleRoutes:
-    """The routes of one console; ``token`` as on /mcp (None: loopback without a token)."""
+    """The routes of one console: acting needs ``secret`` (the operator's, not the MCP token)."""
 
-    def __init__(self, console: Console, token: str | None, policy: HostPolicy) -> None:
-        """Serve ``console`` under the bridge's token and Host/Origin policy."""
-        self.console, self.policy = console, policy
-        self._token = token.encode() if token else None
+    def __init__(self, console: Console, secret: str, policy: HostPolicy,
+                 how: str = 'operator secret') -> None:
+        """Serve ``console`` to the holder of ``secret`` (``how`` it was given, for the audit)."""
+        self.console, self.policy, self.how = console, policy, how
+        self._secret = secret.encode()
 
     def app(self) -> Starlette:
         """Return the Starlette app with every console route."""
@@ -90,13 +95,13 @@ class ConsoleRoutes:
             return Response(body, media_type=mime)
         return serve
 
-    def authorized(self, request: Request) -> bool:
-        """Return True when the request may act: the right token, or none is needed."""
-        if self._token is None:
-            return True
+    def authorized(self, request: Request) -> bool | None:
+        """Return True for the operator's secret, False for another, None for none sent."""
         value = request.headers.get('authorization', '')
         supplied = value[7:].strip().encode() if value[:7].lower() == 'bearer ' else b''
-        return bool(supplied) and hmac.compare_digest(supplied, self._token)
+        if not supplied:
+            return None
+        return hmac.compare_digest(supplied, self._secret)
 
     def same_site(self, origin: str, host: str) -> bool:
         """
@@ -121,15 +126,18 @@ class ConsoleRoutes:
                              for k, text in MESSAGES.items() if k.startswith(LABEL_PREFIX)})
 
     async def image(self, request: Request) -> Response:
-        """Return the newest scene picture; 404 before the first."""
+        """Return the newest scene picture to the operator; 404 before the first."""
+        if not self.authorized(request):
+            return _refusal(401, t('console_needs_secret'))
         if not self.console.image:
             return Response(status_code=404)
         return Response(self.console.image, media_type=self.console.image_type)
 
     async def events(self, request: Request) -> Response:
         """Stream the console's server-sent events until the page leaves."""
-        operator = self.authorized(request)
-        hello = json.dumps({'operator': operator, 'token_required': self._token is not None,
+        given = self.authorized(request)
+        operator = given is True
+        hello = json.dumps({'operator': operator, 'secret_refused': given is False,
                             'lang': self.lang(request), 'url': self.console.url})
 
         async def frames() -> Any:
@@ -152,8 +160,10 @@ class ConsoleRoutes:
                 origin = request.headers.get('origin', '')
                 if not self.same_site(origin, request.headers.get('host', '')):
                     return _refusal(403, t('console_bad_origin', origin=origin or '-'))
-                if not self.authorized(request):
-                    return _refusal(401, t('console_needs_token'))
+                given = self.authorized(request)
+                if not given:
+                    return _refusal(401, t('console_needs_secret' if given is None
+                                           else 'console_wrong_secret'))
                 body = await request.body()
                 try:
                     data = json.loads(body) if len(body) <= MAX_BODY else None
@@ -164,7 +174,7 @@ class ConsoleRoutes:
                         'application/json':
                     return _refusal(400, t('console_bad_body', example='{}'))
                 peer = request.client.host if request.client else '?'
-                return await act(data, f'operator console ({peer})')
+                return await act(data, f'operator console ({peer}, {self.how})')
         return checked
 
     async def stop(self, data: dict[str, Any], who: str) -> Response:

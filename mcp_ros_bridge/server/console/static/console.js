@@ -1,5 +1,7 @@
 // The operator console page: live state over server-sent events (read with fetch, so the
-// token travels in a header, never in a URL), STOP / release / approve / deny as POSTs.
+// operator's secret travels in a header, never in a URL), STOP / release / approve / deny as
+// POSTs. The secret comes from the URL fragment (#secret=..., removed from the address bar at
+// once; a fragment is never sent to a server) or the field.
 'use strict';
 (() => {
   const query = new URLSearchParams(location.search);
@@ -7,10 +9,20 @@
   const $ = (id) => document.getElementById(id);
   const WINDOW_S = 10;
   const STALE_MS = 3000;
+  const CONFIRM_MS = 500;
   let labels = {};
   let token = null;
+  // Take the secret from the fragment and remove it from the address bar; true when one came.
+  function secretFromFragment() {
+    const given = new URLSearchParams(location.hash.slice(1)).get('secret');
+    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+    if (given) token = given;
+    return Boolean(given);
+  }
+  secretFromFragment();
   let operator = false;
   let reachable = true;
+  let live = false;
   let lastState = 0;
   let stream = 0;
   const forces = [];
@@ -37,6 +49,9 @@
     const el = $('live');
     el.textContent = text;
     el.className = 'status ' + (ok ? 'live' : 'dead');
+    live = ok;
+    document.body.classList.toggle('stale', !ok);  // old data greyed, never shown as live
+    window.consoleView.live = ok;
   }
 
   function setMode() {
@@ -44,7 +59,7 @@
     for (const id of ['stop', 'release', 'capture']) $(id).disabled = !operator;
     $('mode').textContent = operator ? label('operator') : label('readonly');
     $('token-form').hidden = operator;
-    for (const b of document.querySelectorAll('#queue button')) b.disabled = !operator;
+    for (const b of document.querySelectorAll('#queue li:not(.gone) button')) b.disabled = !operator;
   }
 
   function headers(json) {
@@ -53,20 +68,70 @@
     return h;
   }
 
+  // Resolve to {ok, status, answer}; a bridge that is gone is status 0, never a thrown error.
+  async function send(path, body) {
+    try {
+      const r = await fetch('/console/' + path, { method: 'POST', headers: headers(true),
+        body: JSON.stringify(body || {}), cache: 'no-store' });
+      return { ok: r.ok, status: r.status, answer: await r.json().catch(() => ({})) };
+    } catch (e) {
+      return { ok: false, status: 0, answer: { error: label('no_bridge') } };
+    }
+  }
+
   async function post(path, body) {
     $('refusal').hidden = true;
-    const r = await fetch('/console/' + path, { method: 'POST', headers: headers(true),
-      body: JSON.stringify(body || {}), cache: 'no-store' });
-    const answer = await r.json().catch(() => ({}));
-    if (!r.ok) {
-      $('refusal').textContent = label('refused', { error: answer.error || r.status });
+    const sent = await send(path, body);
+    if (!sent.ok) {
+      $('refusal').textContent = label('refused', { error: sent.answer.error || sent.status });
       $('refusal').hidden = false;
     }
-    return answer;
+    return sent;
+  }
+
+  // STOP says what it knows: STOPPING at once, STOPPED once the bridge confirms the arm is
+  // still, NOT CONFIRMED when no confirmation came within CONFIRM_MS or the page is not live.
+  let stopAttempt = 0;
+  function showStop(kind, text) {
+    const el = $('stop-status');
+    el.textContent = text;
+    el.className = 'stop-status ' + kind;
+    el.hidden = false;
+    window.consoleView.stop = kind;
+  }
+
+  async function pressStop() {
+    const attempt = ++stopAttempt;
+    const began = performance.now();
+    let confirmed = false;
+    const unconfirmed = (why) => {
+      if (attempt === stopAttempt && !confirmed) showStop('unconfirmed', label('stop_unconfirmed', { why }));
+    };
+    showStop('stopping', label('stopping_now'));
+    if (!live) unconfirmed(label('offline'));
+    const timer = setTimeout(() => unconfirmed(label('stop_no_answer', { ms: CONFIRM_MS })), CONFIRM_MS);
+    const sent = await post('stop');
+    clearTimeout(timer);
+    if (attempt !== stopAttempt) return;
+    const a = sent.answer;
+    if (sent.ok && a.released) {
+      confirmed = true;
+      const late = performance.now() - began > CONFIRM_MS;
+      showStop('stopped', label(late ? 'stopped_late' : 'stopped_still',
+        { still: (a.stop_s || 0).toFixed(2), after: ((performance.now() - began) / 1000).toFixed(2) }));
+    } else {
+      unconfirmed(a.error || (sent.ok ? label('stop_not_still') : String(sent.status)));
+    }
   }
 
   const handlers = {
-    hello(d) { operator = d.operator; setMode(); },
+    hello(d) {
+      operator = d.operator;
+      window.consoleView.secretRefused = d.secret_refused;
+      $('secret-refused').hidden = !d.secret_refused;
+      $('audit').textContent = '';  // each stream starts with the recent trail again
+      setMode();
+    },
     state(d) {
       lastState = Date.now();
       reachable = d.reachable;
@@ -104,28 +169,10 @@
           ']' : v)).join('\n');
     },
     approvals(d) {
-      const list = $('queue');
-      list.textContent = '';
-      if (!d.waiting.length) list.appendChild(item(label('none')));
-      for (const w of d.waiting) {
-        const li = item(w.tool + ': ' + w.message);
-        li.dataset.id = w.id;
-        li.dataset.tool = w.tool;
-        if (!w.decided) {
-          li.appendChild(document.createElement('br'));
-          for (const [key, approve] of [['approve', true], ['deny', false]]) {
-            const b = document.createElement('button');
-            b.type = 'button';
-            b.className = key;
-            b.textContent = label(key);
-            b.disabled = !operator;
-            b.addEventListener('click', () => post('decide', { id: w.id, approve }));
-            li.appendChild(b);
-          }
-        }
-        list.appendChild(li);
-      }
+      window.consoleApprovals.render(cards, $('queue'), d.waiting);
+      showWaiting();
     },
+    withdrawn(d) { window.consoleApprovals.withdrawn(cards, d); showWaiting(); },
     audit(d) {
       const who = d.decided_by ? ' [' + d.decided_by + ']' : '';
       const li = item(d.time + ' ' + d.tool + ' ' + d.outcome + (d.code ? ' ' + d.code : '') +
@@ -134,15 +181,44 @@
       $('audit').prepend(li);
       while ($('audit').children.length > 50) $('audit').lastChild.remove();
     },
-    hold(d) { $('held').hidden = !d.held; },
-    image(d) {
-      $('scene-error').textContent = d.error || '';
-      if (d.version > 0) {
-        $('scene').src = '/console/image?v=' + d.version;
-        $('scene').hidden = false;
+    hold(d) {
+      $('held').hidden = !d.held;
+      $('held-by').textContent = d.held && d.since ? label('held_since', {
+        since: new Date(d.since * 1000).toLocaleTimeString(), by: d.by }) : '';
+      if (!d.held && window.consoleView.stop) {  // released: the last STOP is history
+        $('stop-status').hidden = true;
+        window.consoleView.stop = '';
       }
     },
+    image(d) {
+      $('scene-error').textContent = d.error || '';
+      if (d.version > 0) showImage(d.version);
+    },
   };
+
+  // The camera is the operator's: fetched with the secret, shown from a blob URL.
+  async function showImage(version) {
+    try {
+      const r = await fetch('/console/image?v=' + version, { headers: headers(false), cache: 'no-store' });
+      if (!r.ok) return;
+      const old = $('scene').src;
+      $('scene').src = URL.createObjectURL(await r.blob());
+      if (old.startsWith('blob:')) URL.revokeObjectURL(old);
+      $('scene').hidden = false;
+    } catch (e) {
+      // the bridge went away meanwhile: the live badge says so
+    }
+  }
+
+  // The approval cards' helpers (approvals.js), and the title while a person is waited for.
+  const cards = { label, post, operator: () => operator };
+  function showWaiting() {
+    const n = window.consoleApprovals.pending();
+    window.consoleView.waiting = n;
+    document.title = (n ? label('title_waiting', { n }) + ' — ' : '') + label('title');
+    $('icon').href = n ? '/console/icon-waiting.svg' : '/console/icon.svg';
+  }
+  setInterval(() => window.consoleApprovals.tick(cards, $('queue')), 1000);
 
   function item(text) {
     const li = document.createElement('li');
@@ -224,9 +300,10 @@
     document.title = label('title');
     setLive(false, label('offline'));
     setMode();
-    $('stop').addEventListener('click', () => post('stop'));
+    $('stop').addEventListener('click', pressStop);
     $('release').addEventListener('click', () => post('release'));
     $('capture').addEventListener('click', () => post('capture'));
+    window.addEventListener('hashchange', () => { if (secretFromFragment()) connect(); });
     $('token-form').addEventListener('submit', (e) => {
       e.preventDefault();
       token = $('token').value.trim() || null;
@@ -236,7 +313,7 @@
     document.addEventListener('keydown', (e) => {
       if (operator && (e.key === 'Escape' || e.key === ' ') && e.target.tagName !== 'INPUT') {
         e.preventDefault();
-        post('stop');
+        pressStop();
       }
     });
     connect();
