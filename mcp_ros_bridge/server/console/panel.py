@@ -72,7 +72,7 @@ class Console:
             released = await arbiter.wait_idle(self.pipeline.settings.stop_wait_s)
         self.pipeline.audit.record('console_stop', {}, 'ok' if released else 'error',
                                    time.monotonic() - started, decided_by=who,
-                                   stopped_motion=preempted)
+                                   stopped_motion=preempted, event='operator_stop')
         return {'stopped_motion': preempted, 'status': str(result.status),
                 'released': released, 'stop_s': round(time.monotonic() - started, 3)}
 
@@ -83,7 +83,8 @@ class Console:
             return False
         held = time.monotonic() - arbiter.held_since
         arbiter.held_since = None
-        self.pipeline.audit.record('console_release', {}, 'ok', held, decided_by=who)
+        self.pipeline.audit.record('console_release', {}, 'ok', held, decided_by=who,
+                                   event='operator_release')
         self.hub.publish('hold', self.hold_state())
         return True
 
