@@ -1,4 +1,4 @@
-"""Command line: ``mcp-ros-bridge serve | tools | lint | init | demo | verify | inspect | replay``."""
+"""CLI: ``mcp-ros-bridge serve | tools | lint | init | demo | verify | inspect | replay``."""
 
 from __future__ import annotations
 

@@ -18,8 +18,8 @@ import threading
 import time
 from typing import Any
 
-from mcp_ros_bridge.recording.channels import CHAINED, ROBOT_TYPES
 from mcp_ros_bridge.recording.chain import Chain
+from mcp_ros_bridge.recording.channels import CHAINED, ROBOT_TYPES
 from mcp_ros_bridge.recording.msg_schemas import prefixes, ros2msg
 from mcp_ros_bridge.recording.session_file import SessionFile
 

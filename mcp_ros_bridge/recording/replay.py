@@ -5,7 +5,8 @@ The simulation is built from the robot config the recording names (or
 ``--config``), and each recorded call (its redacted arguments) is sent through
 an MCP client to the same call pipeline, one after the other. Approval asked in
 the recording is taken as given (the policy is ``allow``). Per call it prints the
-recorded and the replayed status and end pose, and their distance.
+recorded and the replayed status and end pose, and their distance for each motion that ran
+to its end (one a stop cut short runs to its end in the replay).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from mcp_ros_bridge.recording.channels import CALLS
 from mcp_ros_bridge.recording.reader import read_session, Session
 
 SKIPPED = frozenset({'unknown_tool', 'input_required'})
+STOPPED = 'STOPPED'  # a stop cut the recorded motion short: its end is not compared
 MATCH_M = 0.005
 
 
@@ -44,6 +46,14 @@ def _position(pose: Any) -> tuple[float, ...] | None:
         return (float(p['x']), float(p['y']), float(p['z']))
     except (TypeError, KeyError, ValueError):
         return None
+
+
+def _compared(bridge: Any, record: dict[str, Any]) -> bool:
+    """Return whether the call is a motion that ran to its end in the recording."""
+    from mcp_ros_bridge.capabilities import KINDS
+    spec = bridge.catalog.get(str(record['tool']))
+    return (spec is not None and KINDS[spec.kind].motion and record.get('outcome') == 'ok'
+            and record.get('code') != STOPPED)
 
 
 def _status(structured: Any, is_error: bool, code: Any) -> str:
@@ -83,8 +93,8 @@ async def replay(path: str, config_dir: str = '') -> list[dict[str, Any]]:
                     'replayed': _status(result.structured_content, bool(result.is_error),
                                         error_block(result).get('code')),
                     'recorded_end': recorded_end, 'replayed_end': replayed,
-                    'distance_m': None if recorded_end is None else
-                    math.dist(recorded_end, replayed)})
+                    'distance_m': math.dist(recorded_end, replayed)
+                    if recorded_end is not None and _compared(bridge, record) else None})
     finally:
         await backend.close()
     return out

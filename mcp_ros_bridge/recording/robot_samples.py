@@ -3,9 +3,10 @@ The robot as ROS 2 messages: joint states, wrenches, the tip on /tf, the scene i
 
 Reads go through the backend port with a bound, on the event loop; the messages
 go to the recorder's queue, so neither a sensor callback nor a stop waits for a
-disk. During a motion the robot is read at ``MOTION_HZ`` and every new wrench
-sample the backend kept is recorded (the sensor rate); between motions at
-``IDLE_HZ``. An image is captured when a motion ends. A read that starts or stops
+disk. During a motion the robot is read at ``MOTION_HZ``, between motions at
+``IDLE_HZ``; each read records every wrench sample the backend kept since the
+last one (the sensor rate, while the backend keeps them: up to 4x real time).
+An image is captured when a motion ends. A read that starts or stops
 failing is an event (``sensor_fault`` / ``sensor_ok``).
 """
 
@@ -23,7 +24,7 @@ IDLE_HZ = 2.0
 READ_BOUND_S = 1.0
 IMAGE_BOUND_S = 10.0
 IMAGE_SIZE = (320, 240)
-WRENCH_BATCH = 200
+WRENCH_MAX = 4000  # rows asked at most: the wall time since the last read, 4x the rate
 
 
 class Sink(Protocol):
@@ -62,11 +63,14 @@ class RobotSampler:
 
     def __init__(self, sink: Sink, backend: RobotBackend, base: str, tip: str,
                  moving: Any) -> None:
-        """Sample ``backend``; ``moving()`` says whether a motion runs."""
-        self.sink, self.backend, self.base, self.tip, self.moving = sink, backend, base, tip, moving
+        """Sample ``backend``; ``moving()`` returns the running motion (None: none runs)."""
+        self.sink, self.backend, self.moving = sink, backend, moving
+        self.base, self.tip = base, tip
         self._faults: dict[str, str] = {}
         self._wrench_after = 0.0
+        self._wrench_rate, self._read_at = 0.0, time.monotonic()  # rate: known after a read
         self._soon = asyncio.Event()
+        self._capturing: asyncio.Task[None] | None = None
         self._loop = asyncio.get_running_loop()
 
     def poke(self) -> None:
@@ -78,14 +82,15 @@ class RobotSampler:
 
     async def run(self) -> None:
         """Sample until cancelled."""
-        was_moving = False
+        before: object = None
         while True:
             began = time.monotonic()
-            moving = bool(self.moving())
+            motion = self.moving()
+            moving = motion is not None
             await self.sample()
-            if was_moving and not moving:
-                await self.image()
-            was_moving = moving
+            if before is not None and motion is not before:  # that motion has ended
+                self._capture()
+            before = motion
             period = 1.0 / (MOTION_HZ if moving else IDLE_HZ)
             try:
                 await asyncio.wait_for(self._soon.wait(),
@@ -95,21 +100,36 @@ class RobotSampler:
             self._soon.clear()
 
     async def sample(self) -> None:
-        """Read joints, tip and new wrench samples once."""
+        """Read joints, tip and the wrench samples since the last read, once."""
+        now, last = time.monotonic(), self._read_at
+        self._read_at = now
+        rows = min(WRENCH_MAX, int((now - last) * self._wrench_rate * 4) + 50) \
+            if self._wrench_rate else WRENCH_MAX
         joints, pose, wrench = await asyncio.gather(
             self._read('joints', self.backend.joint_states()),
             self._read('tip', self.backend.end_effector_pose(self.base, self.tip)),
-            self._read('wrench', self.backend.wrench_samples(WRENCH_BATCH)))
+            self._read('wrench', self.backend.wrench_samples(rows)))
         if isinstance(joints, JointStates):
             self.sink.put(JOINTS, joint_message(joints))
         if isinstance(pose, Pose):
             self.sink.put(TF, tf_message(pose, self.tip))
         if isinstance(wrench, WrenchSamples):
+            self._wrench_rate = wrench.rate_hz or self._wrench_rate
             for sample, at in zip(wrench.samples, wrench.stamps):
                 if at > self._wrench_after:
                     self.sink.put(WRENCH, wrench_message(sample, at, wrench.frame_id))
             if wrench.stamps:
                 self._wrench_after = max(self._wrench_after, max(wrench.stamps))
+
+    def _capture(self) -> None:
+        """Capture the scene in the background (one capture at a time; sampling goes on)."""
+        if self._capturing is None or self._capturing.done():
+            self._capturing = self._loop.create_task(self.image())
+
+    def cancel(self) -> None:
+        """Stop a capture in progress."""
+        if self._capturing is not None:
+            self._capturing.cancel()
 
     async def image(self) -> None:
         """Capture the scene once (as the console does after a motion)."""

@@ -72,7 +72,7 @@ class Recording:
         log.info('recording the session to %s', self.recorder.paths[0])
 
     def entry(self, entry: dict[str, Any]) -> None:
-        """Record one audit entry (a tool call or an event)."""
+        """Record an audit entry: a tool call or an event."""
         if 'event' in entry:
             self.recorder.put(EVENTS, dict(entry))
         else:
@@ -87,11 +87,13 @@ class Recording:
                                      robot.end_effector, lambda: pipeline.arbiter.running)
         self._task = asyncio.get_running_loop().create_task(self._sampler.run())
 
-    def close(self) -> None:
-        """Stop sampling, write what is queued and finish the file."""
+    async def close(self) -> None:
+        """Stop sampling, write what is queued and finish the file (after the robot stops)."""
         if self._task is not None:
             self._task.cancel()
+        if self._sampler is not None:
+            self._sampler.cancel()
         listeners = self.bridge.pipeline.audit.listeners
         if self.entry in listeners:
             listeners.remove(self.entry)
-        self.recorder.close()
+        await asyncio.to_thread(self.recorder.close)

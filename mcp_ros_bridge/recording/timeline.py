@@ -1,6 +1,4 @@
-"""
-``mcp-ros-bridge inspect FILE``: the session's timeline (calls, decisions, stops) as a table.
-"""
+"""``mcp-ros-bridge inspect FILE``: the timeline of calls, decisions and stops as a table."""
 
 from __future__ import annotations
 

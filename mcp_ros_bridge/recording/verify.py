@@ -1,5 +1,5 @@
 """
-``mcp-ros-bridge verify FILE``: is the chain of tool-call and event records intact?
+``mcp-ros-bridge verify FILE``: whether the chain of tool-call and event records is intact.
 
 Intact means: every record parses, its hash is the hash of its content, its
 ``prev`` is the previous record's hash (the first one's the file's seed) and the

@@ -25,7 +25,8 @@ BAD = [
     ('http_body_timeout_s', float('nan'), '> 0'),
     ('console_port', -2, 'an integer >= -1 and <= 65535'), ('console_rate_hz', 0, '> 0'),
     ('console_rate_hz', 100.0, '<= 50'), ('console_approval_wait_s', 0.0, 'a number > 0'),
-    ('console', 'yes', 'true or false'),
+    ('console', 'yes', 'true or false'), ('record_max_mb', 0, 'a number > 0'),
+    ('record', 1, 'a string'),
 ]
 
 
