@@ -51,6 +51,9 @@ SCRIPTS = {
     'bench_ros_ingest.py': (('rclpy',), [
         rf'bridge CPU\s+{NUM} % of one core', rf'received\s+wrench {NUM} Hz, joints {NUM} Hz',
         rf'take \+ parse \+ store\s+{NUM} us per message']),
+    'bench_recording.py': (('mujoco', 'mcap'), [
+        rf'stop_arm answered \(ms\)\s+{NUM}\s+{NUM}\s+{NUM}x',
+        rf'CPU per motion second \(%\)\s+{NUM}\s+{NUM}\s+{NUM}x']),
     'bench_http_stop.py': ((), [rf'kept, \d+ slow\s+{NUM}\s+{NUM}',
                                 rf'ratio p50 new, \d+ slow / new, none: {NUM}x']),
     'bench_sensor_checks.py': (('rclpy',), [rf'joints, parse \+ check \+ store\s+{NUM} us',

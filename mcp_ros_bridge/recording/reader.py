@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 import json
 import os
+import struct
 from typing import Any
 
 from mcap.exceptions import McapError
@@ -71,7 +72,7 @@ def read_session(path: str) -> Session:
                         session.end = dict(record.metadata)
                 elif isinstance(record, Message) and record.channel_id in channels:
                     _message(session, channels[record.channel_id], schemas, record)
-        except (McapError, EOFError, ValueError, KeyError) as exc:
+        except (McapError, EOFError, ValueError, KeyError, struct.error) as exc:
             session.cut = f'{type(exc).__name__}: {exc}'
         f.seek(0, os.SEEK_END)
         if f.tell() >= len(MAGIC):
@@ -83,7 +84,7 @@ def read_session(path: str) -> Session:
                 pass
         except CRCValidationError as exc:
             session.crc_error = str(exc)
-        except (McapError, EOFError, ValueError, KeyError):
+        except (McapError, EOFError, ValueError, KeyError, struct.error):
             pass  # already in ``cut``
     return session
 
