@@ -106,9 +106,9 @@ class RobotSampler:
         rows = min(WRENCH_MAX, int((now - last) * self._wrench_rate * 4) + 50) \
             if self._wrench_rate else WRENCH_MAX
         joints, pose, wrench = await asyncio.gather(
-            self._read('joints', self.backend.joint_states()),
-            self._read('tip', self.backend.end_effector_pose(self.base, self.tip)),
-            self._read('wrench', self.backend.wrench_samples(rows)))
+            self._read('joints', self.backend.joint_states),
+            self._read('tip', lambda: self.backend.end_effector_pose(self.base, self.tip)),
+            self._read('wrench', lambda: self.backend.wrench_samples(rows)))
         if isinstance(joints, JointStates):
             self.sink.put(JOINTS, joint_message(joints))
         if isinstance(pose, Pose):
@@ -133,7 +133,7 @@ class RobotSampler:
 
     async def image(self) -> None:
         """Capture the scene once (as the console does after a motion)."""
-        shot = await self._read('camera', self.backend.capture_image('', *IMAGE_SIZE),
+        shot = await self._read('camera', lambda: self.backend.capture_image('', *IMAGE_SIZE),
                                 IMAGE_BOUND_S)
         if shot is None:
             return
@@ -141,9 +141,9 @@ class RobotSampler:
         self.sink.put(IMAGE, {'header': header(time.time(), shot.camera or 'scene'),
                               'format': fmt, 'data': shot.data})
 
-    async def _read(self, part: str, aw: Any, bound: float = READ_BOUND_S) -> Any:
+    async def _read(self, part: str, read: Any, bound: float = READ_BOUND_S) -> Any:
         try:
-            value = await asyncio.wait_for(aw, bound)
+            value = await asyncio.wait_for(read(), bound)  # created here: never left unawaited
         except Exception as exc:  # noqa: BLE001 - a sensor fault, recorded as an event
             error = getattr(exc, 'code', '') or type(exc).__name__
             if self._faults.get(part) != error:

@@ -58,7 +58,7 @@ def test_a_full_queue_drops_and_counts(tmp_path: Any) -> None:
         f'{k}={v}' for k, v in sorted(recorder.dropped.items()))
 
 
-FULL_DISK = '''
+FULL_DISK = """
 import resource, signal, sys
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 resource.setrlimit(resource.RLIMIT_FSIZE, (64_000, 64_000))
@@ -69,7 +69,7 @@ for i in range(3000):
 r.close()
 r.put('/mcp/tool_calls', {'tool': 'after'})
 print('still running', bool(r.failed))
-'''
+"""
 
 
 def test_a_full_disk_ends_recording_with_one_line_not_the_process(tmp_path: Any) -> None:
