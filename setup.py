@@ -28,6 +28,7 @@ setup(
     ],
     extras_require={
         'sim': ['mujoco>=3.1'],
+        'record': ['mcap>=1.2', 'mcap-ros2-support>=0.5'],  # serve --record, verify, replay
         'test': ['pytest', 'anyio', 'hypothesis', 'rosbags', 'flake8', 'flake8-builtins',
                  'flake8-comprehensions', 'flake8-docstrings', 'flake8-import-order',
                  'flake8-quotes', 'mypy', 'types-PyYAML', 'types-jsonschema',

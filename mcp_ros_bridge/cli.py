@@ -1,4 +1,4 @@
-"""Command line: ``mcp-ros-bridge serve | tools | lint | init | demo``."""
+"""CLI: ``mcp-ros-bridge serve | tools | lint | init | demo | verify | inspect | replay``."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import sys
 
 from mcp_ros_bridge import __version__
@@ -14,6 +15,11 @@ from mcp_ros_bridge.backends.port import BackendError
 from mcp_ros_bridge.catalog.language import LANGS
 from mcp_ros_bridge.server.settings import add_cli_flags, ServeOptions
 
+RECORDING_COMMANDS = {
+    'verify': "check a recording's hash chain (intact, or the first changed or removed record)",
+    'inspect': "print a recording's timeline: calls, decisions, stops",
+    'replay': "re-run a recording's tool calls on the simulation: recorded vs replayed status "
+              'and end pose'}
 _LANG_HELP = 'language of titles, descriptions, results and errors (before or after the command)'
 
 
@@ -50,6 +56,12 @@ def _parser() -> argparse.ArgumentParser:
     d = sub.add_parser('demo', help='pick-and-place on the simulation through a real MCP client')
     d.add_argument('--sim-speed', type=float, default=1.0)
     d.add_argument('--image', default='demo_scene.png', help='where to save the final image')
+    for name, text in RECORDING_COMMANDS.items():
+        r = sub.add_parser(name, help=text)
+        r.add_argument('file', help='an MCAP file written by serve --record')
+        if name == 'replay':
+            r.add_argument('--config', dest='config_dir', default='',
+                           help='robot config (default: the one the recording names)')
     for p in (t, lint, init, d):
         p.add_argument('--lang', choices=LANGS, default=argparse.SUPPRESS, help=_LANG_HELP)
     for action in serve._actions:  # left out after the command, the one before it stays
@@ -116,6 +128,20 @@ def _init(args: argparse.Namespace) -> int:
     return 0
 
 
+def _recording(args: argparse.Namespace) -> int:
+    if not os.path.isfile(args.file):
+        print(f'mcp-ros-bridge: {args.file}: no such file', file=sys.stderr)
+        return 2
+    if args.command == 'verify':
+        from mcp_ros_bridge.recording.verify import main as verify
+        return verify(args.file)
+    if args.command == 'inspect':
+        from mcp_ros_bridge.recording.timeline import main as inspect
+        return inspect(args.file)
+    from mcp_ros_bridge.recording.replay import main as replay
+    return replay(args.file, args.config_dir)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; errors are one clear line on stderr and a non-zero status."""
     args = _parser().parse_args(argv)
@@ -132,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
             return lint_main([args.config, '--lang', args.lang] + json_flag, KINDS)
         if args.command == 'init':
             return _init(args)
+        if args.command in RECORDING_COMMANDS:
+            return _recording(args)
         if args.command == 'demo':
             from mcp_ros_bridge.demo import run_demo
             return asyncio.run(run_demo(args.sim_speed, args.image, lang=args.lang))

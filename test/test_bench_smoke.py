@@ -56,6 +56,9 @@ SCRIPTS = {
         rf'take \+ parse \+ store\s+{NUM} us per message']),
     'bench_http_stop.py': ((), [rf'\d+ slow bodies\s+{NUM}\s+{NUM}\s+{NUM}\s+{NUM}',
                                 rf'\d+ console streams(\s+{NUM}){{4}}\s+{NUM}x\s+{NUM}x']),
+    'bench_recording.py': (('mujoco', 'mcap'), [
+        rf'stop_arm answered \(ms\)\s+{NUM}\s+{NUM}\s+{NUM}x',
+        rf'CPU per motion second \(%\)\s+{NUM}\s+{NUM}\s+{NUM}x']),
     'bench_sensor_checks.py': (('rclpy',), [rf'joints, parse \+ check \+ store\s+{NUM} us',
                                             rf'N=\s*\d+\s+earlier\s+{NUM} us.*ratio\s+{NUM}x']),
     'bench_ros_death.py': (('rclpy', 'moveit_msgs'), [

@@ -87,3 +87,10 @@ def backend_error_result(tool: str, exc: BackendError) -> types.CallToolResult:
     if advice:
         text += f' {advice}'
     return error_result(text, exc.code, {'message': exc.message, **exc.details})
+
+
+def end_of(result: types.CallToolResult) -> dict[str, Any]:
+    """Return what the audit keeps of a result: the motion's final pose, when it has one."""
+    structured = result.structured_content
+    pose = structured.get('final_pose') if isinstance(structured, dict) else None
+    return {'final_pose': pose} if pose is not None else {}

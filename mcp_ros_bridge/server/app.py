@@ -248,6 +248,11 @@ async def _serve(options: ServeOptions, backend: RobotBackend | None,
     else:
         bridge, backend = await build(options, backend)
     async with AsyncExitStack() as stack:
+        if options.record:  # imported only when asked for (mcap is an optional dependency)
+            from mcp_ros_bridge.recording.session import Recording
+            recording = Recording(bridge, options.record, options.record_max_mb)
+            stack.push_async_callback(recording.close)  # the last: after the robot stopped
+            recording.start()
         stack.push_async_callback(backend.close)
         stack.callback(bridge.pipeline.audit.close)
         stack.callback(bridge.close)

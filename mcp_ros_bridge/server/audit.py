@@ -46,6 +46,11 @@ def redact(value: Any) -> Any:
     return value
 
 
+def _now() -> str:
+    return (time.strftime('%Y-%m-%dT%H:%M:%S', time.gmtime()) +
+            f'.{int(time.time() * 1000) % 1000:03d}Z')
+
+
 class AuditLog:
     """Appends JSON lines to a file (none without a path) and hands each entry to listeners."""
 
@@ -67,9 +72,7 @@ class AuditLog:
         """Write one entry: time, tool, redacted arguments, duration, outcome."""
         if self._file is None and not self.listeners:
             return
-        entry = {'time': time.strftime('%Y-%m-%dT%H:%M:%S', time.gmtime()) +
-                 f'.{int(time.time() * 1000) % 1000:03d}Z',
-                 'tool': redact(str(tool)[:MAX_TOOL_NAME]), 'args': redact(args),
+        entry = {'time': _now(), 'tool': redact(str(tool)[:MAX_TOOL_NAME]), 'args': redact(args),
                  'duration_ms': round(duration_s * 1000.0, 2), 'outcome': outcome}
         entry.update(extra)
         line = json.dumps(entry, default=str)
@@ -84,6 +87,13 @@ class AuditLog:
             self._file.write(line + '\n')
             if self._file.tell() >= self.max_bytes:
                 self._rotate()
+
+    def note(self, event: str, **fields: Any) -> None:
+        """Hand a robot or operator event (a deadman stop, a reload) to the listeners only."""
+        if self.listeners:
+            entry = {'time': _now(), 'event': event, **redact(fields)}
+            for listener in self.listeners:
+                listener(entry)
 
     def _rotate(self) -> None:
         assert self._file is not None and self.path is not None

@@ -117,6 +117,8 @@ class BridgeServer:
         check_live(changes)
         self.catalog = catalog  # no await from here on: one step for every call
         self.pipeline.set_catalog(catalog)
+        self.pipeline.audit.note('reload', config_digest=catalog.content_hash,
+                                 robot_changes=[c[0] for c in changes])
         if changes:
             log.info('%s', t('reload_applied', changes=describe(changes)))
         if tools_changed:

@@ -29,8 +29,8 @@ from mcp_ros_bridge.capabilities import CallContext, Kind, KINDS
 from mcp_ros_bridge.catalog.defaults import fill_defaults
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
 from mcp_ros_bridge.contract.errors import not_an_object_text, validation_error_text
-from mcp_ros_bridge.contract.results import (backend_error_result, error_block, error_result,
-                                             outcome_result)
+from mcp_ros_bridge.contract.results import (backend_error_result, end_of, error_block,
+                                             error_result, outcome_result)
 from mcp_ros_bridge.contract.validation import ArgumentValidator, problem_field
 from mcp_ros_bridge.messages import speaking, t
 from mcp_ros_bridge.safety.approval import (Denied, IssuedApprovals, OperatorDesk,
@@ -43,7 +43,8 @@ from mcp_ros_bridge.safety.ratelimit import RateLimiter
 from mcp_ros_bridge.server import heartbeat
 from mcp_ros_bridge.server.audit import AuditLog
 from mcp_ros_bridge.server.console.hold import held_result
-from mcp_ros_bridge.server.identity import peer, RequestContext, requester_key, session_scope
+from mcp_ros_bridge.server.identity import (peer, RequestContext, requester_key, scope_or_none,
+                                            session_scope)
 from mcp_ros_bridge.server.leased import lease_scope, LeaseGate
 from mcp_ros_bridge.server.live_config import carry_over
 from mcp_ros_bridge.server.repeats import run_once
@@ -128,6 +129,7 @@ class CallPipeline:
         # server shutting down mid-call are recorded too.
         started = time.monotonic()
         outcome, code = 'cancelled', None
+        ended: dict[str, Any] = {}
         try:
             spec = self.catalog.get(params.name)
             if spec is None:
@@ -140,6 +142,7 @@ class CallPipeline:
             if isinstance(result, types.CallToolResult):
                 outcome = 'error' if result.is_error else 'ok'
                 code = error_block(result).get('code')
+                ended = end_of(result)
             else:
                 outcome = 'input_required'  # approval asked; the retry is its own call
             return result
@@ -151,8 +154,8 @@ class CallPipeline:
             raise
         finally:
             self.audit.record(params.name, {} if params.arguments is None else params.arguments,
-                              outcome,
-                              time.monotonic() - started, code=code)
+                              outcome, time.monotonic() - started, code=code,
+                              call_id=str(ctx.request_id), session=scope_or_none(ctx), **ended)
 
     async def _checked(self, ctx: RequestContext, params: types.CallToolRequestParams,
                        spec: ToolSpec,
@@ -197,10 +200,12 @@ class CallPipeline:
                                                  self.settings.approval_policy, self.approvals,
                                                  self.desk, spec.name)
             except Denied as exc:
+                self.audit.note('approval', tool=spec.name, outcome='denied', reason=str(exc))
                 return error_result(t('not_approved', tool=spec.name, reason=exc),
                                     'NOT_APPROVED')
             if pending is not None:
                 return pending
+            self.audit.note('approval', tool=spec.name, outcome='approved')
         if key is None:
             return await self._hold_and_run(ctx, spec, kind, args, epoch)
         return await run_once(self.idempotency, scope, spec.name, key, args,
@@ -240,6 +245,8 @@ class CallPipeline:
                     if self.arbiter.preempt('why_client_silent',
                                             lambda _: self.arbiter.running is motion):
                         log.warning('%s mid-motion; stopping the arm', t('why_client_silent'))
+                        self.audit.note('deadman_stop', tool=spec.name,
+                                        reason='why_client_silent')
                 async with stopping_once_cancelled(motion, CANCELLED), heartbeat.watching(
                         ctx.session, ctx.request_id, self.settings.heartbeat_timeout_s, silent):
                     return await self._run(ctx, spec, kind, args)
@@ -275,6 +282,7 @@ class CallPipeline:
         stopped = self.arbiter.preempt(why, started_by)
         if stopped:
             log.warning('%s mid-motion; stopping the arm', t(why))
+            self.audit.note('deadman_stop', reason=why, session=session)
         if stopped or request_id is None:  # a vanished holder loses its lease with the stop
             self.leases.session_ended(session)
 
@@ -315,6 +323,7 @@ class CallPipeline:
                 running = self.arbiter.running
                 if running is not None and not running.preempted_by:
                     running.preempted_by = CANCELLED
+                    self.audit.note('deadman_stop', tool=spec.name, reason=CANCELLED)
                 with anyio.move_on_after(self.settings.stop_wait_s, shield=True) as bound:
                     await self._stop_quietly()
                 if bound.cancelled_caught:

@@ -84,6 +84,14 @@ def client_name(ctx: RequestContext) -> str:
     return params.client_info.name if params is not None else ''
 
 
+def scope_or_none(ctx: RequestContext) -> str | None:
+    """Return :func:`session_scope`, or None for a context without a session (in memory)."""
+    try:
+        return session_scope(ctx)
+    except Exception:  # noqa: BLE001 - the audit line is written whatever the context
+        return None
+
+
 def requester_key(ctx: RequestContext) -> tuple[str, str] | None:
     """Return (HTTP session id, JSON-RPC id) of a handshake-era HTTP call, else None."""
     session = http_session(ctx)

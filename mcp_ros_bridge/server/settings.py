@@ -56,6 +56,10 @@ class ServeOptions:
     token_file: str = _setting('', 'file holding the HTTP bearer token (or set '
                                'MCP_ROS_BRIDGE_TOKEN); empty: no token')
     audit_log: str = _setting('', 'append a JSON line per call to this file; empty: none')
+    record: str = _setting('', 'record the session (tool calls, events, robot data) as MCAP '
+                           'files in this directory; empty: none')
+    record_max_mb: float = _setting(100.0, 'start a new recording file past this many '
+                                    'megabytes (and every hour)', above=0)
     lang: str = _setting('en', 'language of tool texts, results and errors', choices=('en', 'zh'))
     sim_speed: float = _setting(1.0, 'simulation speed factor; 0 runs as fast as possible',
                                 low=0)

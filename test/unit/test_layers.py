@@ -20,7 +20,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ('capabilities',),
     ('safety',),
     ('contract',),
-    ('server',),
+    ('server', 'recording'),
     ('cli', 'ros_entry', 'demo'),
 )
 # Siblings that never import each other (either direction).

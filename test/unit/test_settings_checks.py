@@ -27,6 +27,7 @@ BAD = [
     ('console_rate_hz', 100.0, '<= 50'), ('console_approval_wait_s', 0.0, 'a number > 0'),
     ('console', 'yes', 'true or false'), ('lease_ttl_s', -1.0, 'a number >= 0'),
     ('lease_ttl_s', float('inf'), 'a number >= 0'),
+    ('record_max_mb', 0, 'a number > 0'), ('record', 1, 'a string'),
 ]
 
 

@@ -92,7 +92,8 @@ class ConsoleDesk:
             return False
         entry.decision.set_result((approve, who))
         self.audit.record(entry.tool, {'approval_id': approval_id},
-                          'approved' if approve else 'denied', 0.0, decided_by=who)
+                          'approved' if approve else 'denied', 0.0, decided_by=who,
+                          event='approval')
         self._publish()
         return True
 

@@ -82,7 +82,7 @@ class Console:
             released = await arbiter.wait_idle(self.pipeline.settings.stop_wait_s)
         self.pipeline.audit.record('console_stop', {}, 'ok' if released else 'error',
                                    time.monotonic() - started, decided_by=who,
-                                   stopped_motion=preempted)
+                                   stopped_motion=preempted, event='operator_stop')
         return {'stopped_motion': preempted, 'status': str(result.status),
                 'released': released, 'stop_s': round(time.monotonic() - started, 3)}
 
@@ -94,7 +94,8 @@ class Console:
         held = time.monotonic() - arbiter.held_since
         self.store.clear()
         arbiter.held_since, self.held = None, None
-        self.pipeline.audit.record('console_release', {}, 'ok', held, decided_by=who)
+        self.pipeline.audit.record('console_release', {}, 'ok', held, decided_by=who,
+                                   event='operator_release')
         self.hub.publish('hold', self.hold_state())
         return True
 

@@ -1,0 +1,1 @@
+"""Every session as one MCAP file: the recorder, and ``verify``, ``inspect``, ``replay``."""
