@@ -99,8 +99,9 @@ def lint_config(config_dir: str, kinds: KindRegistry, lang: str = 'en') -> list[
     report.add('token-estimate-model', '', (), ('tools',),
                f'the part hosts pass to the model (name, title, description, inputSchema) is '
                f'{seen} characters, about {seen_tokens} tokens ({how}, {lang}) of every '
-               f'conversation; the budget is {audience.MAX_MODEL_CHARS:,} characters (en) and '
-               f'{model.MAX_MODEL_TOKENS} tokens' + (f', {over} over' if over > 0 else ''),
+               f'conversation; the budget is {model.MAX_MODEL_TOKENS} tokens'
+               + (f', {over} over' if over > 0 else '')
+               + f' (and {audience.MAX_MODEL_CHARS:,} characters in en)',
                'keep descriptions and parameter texts tight', value=seen_tokens)
     order = {s: k for k, s in enumerate(model.SEVERITIES)}
     return sorted(report.findings, key=lambda f: (f.severity == 'info', f.file, f.line or 0,

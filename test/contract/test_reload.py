@@ -18,8 +18,8 @@ import pytest
 
 pytestmark = [pytest.mark.contract, pytest.mark.anyio]
 
-OLD = 'Return the arm and finger joint positions now'
-NEW = 'Report the arm and finger joint positions now'
+OLD = 'Return the arm and finger joint positions (arm'
+NEW = 'Report the arm and finger joint positions (arm'
 TITLE = '    title: {en: Get joint states, zh: 获取关节状态}\n'
 BROKEN_YAML = (TITLE, '    title: [Get, joint, states\n')
 BROKEN_SCHEMA = (TITLE, '    title: 42\n')

@@ -158,6 +158,7 @@ def m_numeric_unit(doc):
 
 
 def m_numeric_unit_item(doc):
+    _make_room(doc)  # seven written-out items would pass the model-visible budget (an error)
     positions = props(doc, 'move_arm_joints')['positions']
     del positions['$arm_joints']  # written out, the first item without its unit
     home = (0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785)
