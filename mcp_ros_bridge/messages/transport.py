@@ -33,7 +33,7 @@ TABLE: dict[str, tuple[str, str]] = {
         'DELETE。请在 {seconds} 秒后重试，或带上会话 id 发送 stop_arm，例如 {example}。'),
     'transport_reserved_console': both(
         'Server busy: every connection is in use; on the console the reserved connections '
-        'carry only the operator\'s STOP (POST /console/stop). Retry in {seconds} s, or send '
+        "carry only the operator's STOP (POST /console/stop). Retry in {seconds} s, or send "
         'STOP now, e.g. POST /console/stop with body {example}.',
         '服务器繁忙：所有连接都在使用中；在操作台上，保留的连接只接受操作员的 STOP（POST /console/stop）。'
         '请在 {seconds} 秒后重试，或立即发送 STOP，例如以请求体 {example} 发送 POST /console/stop。'),

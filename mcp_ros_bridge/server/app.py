@@ -161,8 +161,8 @@ async def _serve_console(console: Console, options: ServeOptions) -> None:
     """Serve the console alone on its loopback port (MCP runs over stdio), booked as HTTP is."""
     sock = _listen('127.0.0.1', options.console_port)
     _show_console(console, '127.0.0.1', sock.getsockname()[1])
-    config, _, _ = _booked_config(lambda book: console_routes(console, options, '127.0.0.1', book),
-                               options, 'off')
+    config, _, _ = _booked_config(
+        lambda book: console_routes(console, options, '127.0.0.1', book), options, 'off')
     await _uvicorn_server(config, console).serve([sock])
 
 

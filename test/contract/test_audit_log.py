@@ -29,9 +29,11 @@ SECRETS = {'auth_header': SECRET, 'Session-Token': SECRET, 'db_password': SECRET
            'apiKey': SECRET, 'passphrase': SECRET, 'pwd': SECRET, 'Cookie': SECRET,
            'session': SECRET, 'note': f'Authorization: Bearer {SECRET}',
            'note_colon': f'Bearer:{SECRET}', 'note_equals': f'x?bearer={SECRET}&y=1',
-           'note_basic': 'Authorization: Basic aHVudGVyMi1zZWNyZXQtdmFsdWU=', 'plain': 'basic motion'}
+           'note_basic': 'Authorization: Basic aHVudGVyMi1zZWNyZXQtdmFsdWU=',
+           'plain': 'basic motion'}
 NOTES = {'note': 'Authorization: Bearer ***', 'note_colon': 'Bearer:***',
-         'note_equals': 'x?bearer=***&y=1', 'note_basic': 'Authorization: Basic ***', 'plain': 'basic motion'}
+         'note_equals': 'x?bearer=***&y=1', 'note_basic': 'Authorization: Basic ***',
+         'plain': 'basic motion'}
 
 
 async def test_audit_lines_over_stdio_are_redacted_and_capped(tmp_path: Any) -> None:

@@ -86,7 +86,7 @@ def stopped(result: dict[str, Any]) -> bool:
 
 @asynccontextmanager
 async def mcp_server(flags: tuple[str, ...]) -> AsyncIterator[tuple[str, int]]:
-    """The real server over HTTP (simulation) with ``flags``; yield its URL and port."""
+    """Serve the real server over HTTP (simulation) with ``flags``; yield its URL and port."""
     from server_process import http_server
     async with http_server(None, flags=flags) as (url, _):
         yield url, urlsplit(url).port or 80

@@ -99,3 +99,32 @@ async def test_remote_recipe_page_acts_from_its_own_origin() -> None:
     assert decide.status_code == 404, decide.text  # past the Origin check: no such approval
     assert forged.status_code == 403 and other_port.status_code == 403
     assert not read.get('isError'), read
+
+
+async def test_one_address_cannot_use_up_the_sessions() -> None:
+    """
+    256 idle sessions from one address: its next gets 503.
+
+    Another address (a client bound to 127.0.0.2) and, after a DELETE, the first
+    one open sessions again.
+    """
+    from mcp_ros_bridge.server.http_sessions import SESSIONS_PER_ADDRESS
+    async with http_server(TOKEN, host='0.0.0.0') as (url, _):
+        local = url.replace('0.0.0.0', '127.0.0.1')
+        elsewhere = httpx2.AsyncHTTPTransport(local_address='127.0.0.2')
+        with anyio.fail_after(300):
+            async with httpx2.AsyncClient(timeout=httpx2.Timeout(30, read=60)) as h, \
+                    httpx2.AsyncClient(transport=elsewhere, timeout=httpx2.Timeout(30)) as h2:
+                opened = []
+                for _ in range(SESSIONS_PER_ADDRESS):
+                    r = await h.post(local, json=INIT, headers={**JSON_HEADERS, **AUTH})
+                    assert r.status_code == 200, r.text
+                    opened.append(r.headers['mcp-session-id'])
+                refused = await h.post(local, json=INIT, headers={**JSON_HEADERS, **AUTH})
+                other = await h2.post(local, json=INIT, headers={**JSON_HEADERS, **AUTH})
+                deleted = await h.delete(local, headers={**JSON_HEADERS, **AUTH,
+                                                         'mcp-session-id': opened[0]})
+                again = await h.post(local, json=INIT, headers={**JSON_HEADERS, **AUTH})
+    assert refused.status_code == 503 and 'Too many open sessions' in refused.text
+    assert other.status_code == 200 and deleted.status_code == 200, (other.text, deleted.text)
+    assert again.status_code == 200, again.text
