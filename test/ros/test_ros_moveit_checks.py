@@ -23,7 +23,7 @@ import ros_support
 pytestmark = [pytest.mark.ros_moveit, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
 moveit_rig = ros_support.import_moveit_rig()
-rig, limits, tcp_pose = moveit_rig.rig, moveit_rig.limits, moveit_rig.tcp_pose
+limits, tcp_pose = moveit_rig.limits, moveit_rig.tcp_pose  # the rig fixture: conftest.py
 control_action = pytest.importorskip('control_msgs.action')
 rclpy_action = pytest.importorskip('rclpy.action')
 
