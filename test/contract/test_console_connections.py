@@ -30,13 +30,14 @@ pytestmark = [pytest.mark.contract, pytest.mark.anyio]
 TIMEOUT = httpx2.Timeout(30, read=60)
 CEILING = ('--http-max-connections', '20')
 VIEWER_POOL = 16
-CONSOLE_LINE = re.compile(r'operator console at (http://127\.0\.0\.1:(\d+)/console)')
+CONSOLE_LINE = re.compile(r'operator console at (http://127\.0\.0\.1:(\d+)/console)#secret=(\S+)')
 
 
-def console_stop_request(port: int) -> bytes:
-    """Return the operator's STOP as the page sends it (its own Origin, a JSON body)."""
+def console_stop_request(port: int, secret: str) -> bytes:
+    """Return the operator's STOP as the page sends it (its Origin, the secret, a JSON body)."""
     return (f'POST /console/stop HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n'
-            f'Origin: http://127.0.0.1:{port}\r\nContent-Type: application/json\r\n'
+            f'Origin: http://127.0.0.1:{port}\r\nAuthorization: Bearer {secret}\r\n'
+            'Content-Type: application/json\r\n'
             'Content-Length: 2\r\nConnection: close\r\n\r\n{}').encode()
 
 
@@ -85,16 +86,18 @@ def stopped(result: dict[str, Any]) -> bool:
 
 
 @asynccontextmanager
-async def mcp_server(flags: tuple[str, ...]) -> AsyncIterator[tuple[str, int]]:
-    """Serve the real server over HTTP (simulation) with ``flags``; yield its URL and port."""
+async def mcp_server(flags: tuple[str, ...]) -> AsyncIterator[tuple[str, int, str]]:
+    """Serve the real server over HTTP (simulation); yield its URL, port, operator secret."""
     from server_process import http_server
-    async with http_server(None, flags=flags) as (url, _):
-        yield url, urlsplit(url).port or 80
+    async with http_server(None, flags=flags) as (url, lines):
+        printed = CONSOLE_LINE.search(await lines.wait_for('operator console at'))
+        assert printed is not None, lines[-5:]
+        yield url, urlsplit(url).port or 80, printed.group(3)
 
 
 async def test_console_streams_do_not_starve_stops() -> None:
     """60 console streams against a ceiling of 20: stop_arm, a new session and STOP all answer."""
-    async with mcp_server(CEILING) as (url, port):
+    async with mcp_server(CEILING) as (url, port, secret):
         with anyio.fail_after(180):
             async with AsyncExitStack() as stack, \
                     httpx2.AsyncClient(timeout=TIMEOUT) as kept, \
@@ -103,7 +106,7 @@ async def test_console_streams_do_not_starve_stops() -> None:
                 viewers = await open_viewers(stack, port, 60)
                 old_stop = await existing.call('stop_arm', {})
                 new_stop = await (await RawSession(fresh, url, {}).start()).call('stop_arm', {})
-                console_stop = await raw_answer(port, console_stop_request(port))
+                console_stop = await raw_answer(port, console_stop_request(port, secret))
                 served = [await still_open(v) for v in viewers]
     assert stopped(old_stop) and stopped(new_stop), (old_stop, new_stop)
     assert console_stop.startswith(b'HTTP/1.1 200') and b'stopped_motion' in console_stop, \
@@ -114,7 +117,7 @@ async def test_console_streams_do_not_starve_stops() -> None:
 async def test_slow_bodies_are_evicted_before_a_stop_is_refused() -> None:
     """60 bodies trickling against a ceiling of 20: a new session's stop_arm and STOP answer."""
     flags = (*CEILING, '--http-body-timeout-s', '120')
-    async with mcp_server(flags) as (url, port):
+    async with mcp_server(flags) as (url, port, secret):
         with anyio.fail_after(180):
             async with AsyncExitStack() as stack, \
                     httpx2.AsyncClient(timeout=TIMEOUT) as fresh:
@@ -126,7 +129,7 @@ async def test_slow_bodies_are_evicted_before_a_stop_is_refused() -> None:
                                     b'Content-Length: 100\r\n\r\n{')
                 session = await RawSession(fresh, url, {}).start()
                 new_stop = await session.call('stop_arm', {})
-                console_stop = await raw_answer(port, console_stop_request(port))
+                console_stop = await raw_answer(port, console_stop_request(port, secret))
     assert stopped(new_stop), new_stop
     assert console_stop.startswith(b'HTTP/1.1 200'), console_stop
 
@@ -151,14 +154,15 @@ async def test_console_beside_stdio_is_booked() -> None:
         async with anyio.create_task_group() as tg:
             tg.start_soon(_read_log, process.stderr, lines)
             with anyio.fail_after(180):
-                port = int(CONSOLE_LINE.search(
-                    await lines.wait_for('operator console at')).group(2))  # type: ignore
+                printed = CONSOLE_LINE.search(await lines.wait_for('operator console at'))
+                assert printed is not None, lines[-5:]
+                port, secret = int(printed.group(2)), printed.group(3)
                 async with AsyncExitStack() as stack:
                     for _ in range(300):
                         idle = await stack.enter_async_context(
                             await anyio.connect_tcp('127.0.0.1', port))
                         await idle.send(b'GET /console HTTP/1.1\r\n')  # half a head
-                    console_stop = await raw_answer(port, console_stop_request(port))
+                    console_stop = await raw_answer(port, console_stop_request(port, secret))
             tg.cancel_scope.cancel()
     finally:
         process.kill()

@@ -8,6 +8,8 @@ remote client's would.
 
 from __future__ import annotations
 
+import re
+
 import anyio
 from bridge_kit import MODES, text_of
 import httpx2
@@ -78,10 +80,14 @@ def test_host_policy_names_and_origins() -> None:
 
 async def test_remote_recipe_page_acts_from_its_own_origin() -> None:
     """README: token + ``--host 0.0.0.0``; the page's own Origin may STOP, release and decide."""
-    async with http_server(TOKEN, host='0.0.0.0') as (url, _):
+    async with http_server(TOKEN, host='0.0.0.0') as (url, lines):
         remote = url.replace('0.0.0.0', '127.0.0.2')
         page = remote.removesuffix('/mcp')  # http://127.0.0.2:PORT, the page's own origin
-        own = {**AUTH, 'Origin': page, 'Content-Type': 'application/json'}
+        printed = re.search(r'#secret=(\S+)', await lines.wait_for('operator console at'))
+        assert printed is not None, lines[-5:]
+        # console actions carry the operator's secret, printed for the person, not the token
+        own = {'Authorization': f'Bearer {printed.group(1)}', 'Origin': page,
+               'Content-Type': 'application/json'}
         with anyio.fail_after(90):
             async with httpx2.AsyncClient(timeout=httpx2.Timeout(30, read=60)) as h:
                 stop = await h.post(f'{page}/console/stop', headers=own, content='{}')
