@@ -113,10 +113,9 @@ def console_routes(console: Console, options: ServeOptions, host: str,
     from mcp_ros_bridge.server.console.routes import ConsoleRoutes
     from mcp_ros_bridge.server.console_connections import ConsoleConnections
     token = read_token(options)
-    return ConsoleConnections(guarded_console(ConsoleRoutes(
-        console, console.secret, host_policy(host, token, options.allowed_hosts,
-                                             options.allowed_origins), console.secret_how)),
-        book, options.http_body_timeout_s)
+    policy = host_policy(host, token, options.allowed_hosts, options.allowed_origins)
+    routes = ConsoleRoutes(console, console.secret, policy, console.secret_how)
+    return ConsoleConnections(guarded_console(routes), book, options.http_body_timeout_s)
 
 
 def _booked_config(app: Callable[[ConnectionBook], Any], options: ServeOptions,
