@@ -155,7 +155,8 @@ class CallPipeline:
         finally:
             self.audit.record(params.name, {} if params.arguments is None else params.arguments,
                               outcome, time.monotonic() - started, code=code,
-                              call_id=str(ctx.request_id), session=scope_or_none(ctx), **ended)
+                              call_id=str(getattr(ctx, 'request_id', '')),
+                              session=scope_or_none(ctx), **ended)
 
     async def _checked(self, ctx: RequestContext, params: types.CallToolRequestParams,
                        spec: ToolSpec,

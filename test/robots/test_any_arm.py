@@ -68,7 +68,7 @@ def test_tools_list_is_generated_from_the_description(arm_config):
     listing = json.dumps([t.description for t in catalog.tools]
                          + [json.dumps(t.input_schema) for t in catalog.tools])
     assert robot.base_frame in listing and robot.end_effector in listing
-    assert f'{count} joint angles' in catalog.get('move_arm_joints').description
+    assert f'{count} joint targets' in catalog.get('move_arm_joints').description
     assert robot.arm_joints[0] in listing and robot.arm_joints[-1] in listing
     if arm != 'panda':
         assert 'panda' not in listing.lower()

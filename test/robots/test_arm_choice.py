@@ -97,13 +97,14 @@ def test_init_lint_and_tools_of_every_manipulator(tmp_path, name, urdf, srdf, ch
                  base=options.get('--base', ''))
     errors = [f for f in lint_config(out, KINDS) if f.severity == 'error']
     assert not errors, errors
-    tools = tool_models(load_catalog(out, kinds=KINDS).tools)
+    catalog = load_catalog(out, kinds=KINDS)
+    tools = tool_models(catalog.tools)
     positions = next(t for t in tools if t.name == 'move_arm_joints')
     positions = positions.input_schema['properties']['positions']
     with open(os.path.join(robots_dir(), urdf), encoding='utf-8') as f:
         model = parse_urdf(f.read())
-    names = [n.strip() for n in positions['description'].split('order: ')[1].split(';')[0]
-             .split(',')]
+    names = list(catalog.robot.arm_joints)  # the order of the items (all in get_robot_info)
+    assert f'{names[0]} to {names[-1]}' in positions['description'], positions['description']
     assert len(names) == positions['minItems'] == positions['maxItems'] == count, names
     with open(os.path.join(out, 'robot.yaml'), encoding='utf-8') as f:
         margins = yaml.safe_load(f)['limits']
