@@ -320,7 +320,7 @@ CASES = [
     ('model-audience', 'error', 'stop_arm', 'description', m_model_audience),
     ('model-audience', 'error', GRASP, 'input.properties.force_n.description',
      m_model_audience_param),
-    ('model-budget', 'error', '', 'tools', m_model_budget),
+    ('model-budget', 'warning', '', 'tools', m_model_budget),
     ('description-when', 'warning', 'read_ft_sensor', 'description.en', m_description_when_en),
     ('description-when', 'warning', 'read_ft_sensor', 'description.zh', m_description_when_zh),
     ('description-length', 'warning', 'stop_arm', 'description', m_description_short),
