@@ -82,14 +82,16 @@ async def http_abort(rig: Rig, url: str, delete: bool) -> float:
         session = await RawSession(h, url, {}).start()
         body = session.call_body('move_arm_joints', rig.slow_move(), progress='p')
         async with m.stream('POST', url, headers=session.headers, json=body) as r:
+            seen = []
             async for line in r.aiter_lines():
+                seen.append(line)
                 data = line[5:].strip() if line.startswith('data:') else ''
                 if data and _moving(json.loads(data)):  # empty data: an SSE priming event
                     t0 = rig.backend.world.time
                     if delete:
                         await session.delete()
                     return t0  # leaving the block drops the unfinished response
-    raise AssertionError('the move ended before it was under way')
+    raise AssertionError(f'the move ended before it was under way: {seen[-3:]}')
 
 
 async def sdk_cancel(rig: Rig, transport: Any, mode: str) -> float:

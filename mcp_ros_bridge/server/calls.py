@@ -325,6 +325,8 @@ class CallPipeline:
                 if running is not None and not running.preempted_by:
                     running.preempted_by = CANCELLED
                     self.audit.note('deadman_stop', tool=spec.name, reason=CANCELLED)
+                if running is None or running.preempted_by == CANCELLED:
+                    self.leases.release(scope)  # the caller's own deadman: it may have gone
                 with anyio.move_on_after(self.settings.stop_wait_s, shield=True) as bound:
                     await self._stop_quietly()
                 if bound.cancelled_caught:

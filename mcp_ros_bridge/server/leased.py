@@ -19,15 +19,20 @@ from mcp_ros_bridge.contract.results import error_result
 from mcp_ros_bridge.messages import t
 from mcp_ros_bridge.safety.lease import LeaseBook, RobotLeased
 from mcp_ros_bridge.server.identity import (client_connection, client_name, RequestContext,
-                                            session_scope)
+                                            scope_or_none)
 import mcp_types as types
 
 LEASED_CODE = 'ROBOT_LEASED'
 
 
+IN_PROCESS = 'in-process'  # a call made without a request (a bench, a test driving the pipeline)
+
+
 def lease_scope(ctx: RequestContext) -> str:
     """Return who holds a lease taken by this call (its session, else address and name)."""
-    scope = session_scope(ctx)
+    scope = scope_or_none(ctx)
+    if scope is None:
+        return IN_PROCESS
     if scope.startswith(('session:', 'connection:')):
         return scope
     return f'{scope} client:{client_name(ctx)}'
@@ -58,7 +63,7 @@ class LeaseGate:
         """Take or renew the caller's lease; return ROBOT_LEASED while another holds it."""
         scope = lease_scope(ctx)
         try:
-            taken = self.book.claim(scope, client_name(ctx))
+            taken = self.book.claim(scope, '' if scope == IN_PROCESS else client_name(ctx))
         except RobotLeased as exc:
             return leased_result(tool, exc, self.book.ttl_s)
         if taken and scope.startswith('connection:'):

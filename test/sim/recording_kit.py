@@ -26,7 +26,7 @@ from mcp.client.stdio import stdio_client
 import mcp_types as types
 from server_process import serve_argv, server_env
 
-URL_LINE = re.compile(r'operator console at (http://127\.0\.0\.1:\d+)/console')
+URL_LINE = re.compile(r'operator console at (http://127\.0\.0\.1:\d+)/console#secret=(\S+)')
 FILE_LINE = re.compile(r'recording the session to (\S+-(\d+)-1\.mcap)')
 WAIT_S = 120.0
 
@@ -37,6 +37,7 @@ class Served:
 
     client: Client
     console: str = ''
+    secret: str = ''  # the operator's, printed by the bridge beside the console URL
     path: str = ''
     pid: int = 0
     lines: list[str] = field(default_factory=list)
@@ -44,7 +45,8 @@ class Served:
     def console_post(self, action: str) -> dict[str, Any]:
         """POST an operator action (stop, release) to the console, as its page does."""
         reply = httpx2.post(f'{self.console}/console/{action}', json={}, timeout=60,
-                            headers={'Origin': self.console})
+                            headers={'Origin': self.console,
+                                     'Authorization': f'Bearer {self.secret}'})
         assert reply.status_code == 200, reply.text
         return dict(reply.json())
 
@@ -90,7 +92,8 @@ async def recorded_server(tmp: str, *flags: str) -> AsyncIterator[Served]:
         async with Client(stdio_client(params, errlog=log.writer), mode='legacy',
                           elicitation_callback=approve) as client:
             recording = log.wait_for(FILE_LINE)
-            served = Served(client, log.wait_for(URL_LINE).group(1), recording.group(1),
+            printed = log.wait_for(URL_LINE)
+            served = Served(client, printed.group(1), printed.group(2), recording.group(1),
                             int(recording.group(2)), log.lines)
             yield served
     finally:

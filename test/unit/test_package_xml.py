@@ -16,8 +16,8 @@ KEYS = {'jsonschema': 'python3-jsonschema', 'numpy': 'python3-numpy', 'yaml': 'p
         # installed with mcp (its own dependencies)
         'mcp_types': 'python3-mcp-pip', 'uvicorn': 'python3-mcp-pip', 'anyio': 'python3-mcp-pip',
         'starlette': 'python3-mcp-pip', 'pydantic': 'python3-mcp-pip'}
-# Imported where installed, with a fallback where not (the tokenizer of the lint's token counts).
-OPTIONAL = {'tiktoken'}
+# Imported only where installed or asked for: the lint's tokenizer (it estimates without it)
+OPTIONAL = {'tiktoken', 'mcap', 'mcap_ros2'}  # mcap: only with --record (the record extra)
 
 
 def package_depends(tag):
