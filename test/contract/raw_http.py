@@ -6,6 +6,7 @@ import itertools
 import json
 from typing import Any
 
+import anyio
 import httpx2
 
 JSON_HEADERS = {'Accept': 'application/json, text/event-stream',
@@ -33,6 +34,17 @@ async def sse_events(lines: Any) -> Any:
             continue
         field, _, value = line.partition(':')
         event[field] = value.removeprefix(' ')
+
+
+async def read_to_end(stream: Any) -> bytes:
+    """Return everything ``stream`` sends until the server closes it."""
+    answer = b''
+    try:
+        while True:
+            answer += await stream.receive()
+    except (anyio.EndOfStream, anyio.BrokenResourceError):
+        pass
+    return answer
 
 
 class RawSession:

@@ -22,7 +22,7 @@ from anyio.abc import ByteStream
 from bridge_kit import REPO
 import httpx2
 import pytest
-from raw_http import RawSession
+from raw_http import RawSession, read_to_end
 from server_process import FILE_LIMIT, LogLines, serve_argv, server_env
 
 pytestmark = [pytest.mark.contract, pytest.mark.anyio]
@@ -45,13 +45,7 @@ async def raw_answer(port: int, request: bytes) -> bytes:
     """Send ``request`` on a new connection and return the whole answer."""
     async with await anyio.connect_tcp('127.0.0.1', port) as stream:
         await stream.send(request)
-        answer = b''
-        try:
-            while True:
-                answer += await stream.receive()
-        except (anyio.EndOfStream, anyio.BrokenResourceError):
-            pass
-    return answer
+        return await read_to_end(stream)
 
 
 async def open_viewers(stack: AsyncExitStack, port: int, count: int) -> list[ByteStream]:
