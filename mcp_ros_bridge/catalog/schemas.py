@@ -50,7 +50,10 @@ ROS_SCHEMA: dict[str, Any] = _obj({
             ['name'])},
         'default': {'joint_states': {'name': '/joint_states'},
                     'wrench': {'name': '/ft_sensor/wrench'},
-                    'trajectory_execution_event': {'name': '/trajectory_execution_event'}}},
+                    'trajectory_execution_event': {'name': '/trajectory_execution_event'},
+                    # the URDF MoveIt runs with (transient local): the plan check's local FK
+                    'robot_description': {'name': '/robot_description',
+                                          'qos': 'transient_local'}}},
     'actions': {'type': 'object', 'additionalProperties': _ROS_NAME,
                 'default': {'move_group': '/move_action',
                             'execute_trajectory': '/execute_trajectory',

@@ -19,6 +19,18 @@ from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.callback_groups import ReentrantCallbackGroup
 
 
+def _in_frame(kinematics, row, frame, link):
+    """Return ``link``'s pose in the robot link ``frame`` (computeFK's frame transform)."""
+    import numpy as np
+    from transforms3d.quaternions import mat2quat, quat2mat
+    pose, base = kinematics.fk(row, link), kinematics.fk(row, frame)
+    if pose is None or base is None:
+        return None
+    rotation = quat2mat(base[1]).T
+    return (rotation @ (np.asarray(pose[0]) - base[0]),
+            mat2quat(rotation @ quat2mat(pose[1])))
+
+
 class FakeMoveGroup:
     """
     The MoveGroup action, compute_fk, compute_cartesian_path and ExecuteTrajectory.
@@ -30,7 +42,8 @@ class FakeMoveGroup:
       without a plan or motion; a cancelled MoveGroup goal stops the motion
       (preemptMoveCallback -> plan_execution stop) and ends PREEMPTED/canceled.
     * ompl planning_context_manager.cpp: an unknown group is INVALID_GROUP_NAME.
-    * kinematics_service_capability.cpp: FK of an unknown link is INVALID_LINK_NAME.
+    * kinematics_service_capability.cpp: FK of an unknown link is INVALID_LINK_NAME; poses
+      are in the request's frame (a robot link), else the planning frame.
     * cartesian_path_service_capability.cpp: time-parameterises with the scaling
       factors only; max_cartesian_speed is not read (no tip speed limit).
     * state_validation_service_capability.cpp: check_state_validity answers valid, or
@@ -49,10 +62,16 @@ class FakeMoveGroup:
       before execute(); stopExecution acts only on a running execution).
     """
 
-    def __init__(self, peer, config, pub, kinematics=None):
-        """Serve every interface under the names in ``config.ros`` (FK: the Panda's default)."""
+    def __init__(self, peer, config, pub, kinematics=None, describe=True):
+        """
+        Serve every interface under the names in ``config.ros`` (FK: the Panda's default).
+
+        ``describe``: publish the kinematics' URDF (if it has one) on ``robot_description``
+        (transient local), as robot_state_publisher does beside move_group.
+        """
         ros = config.ros
         self.kinematics = kinematics or PandaKinematics()
+        self.fk_requests = []  # (frame, links, joint row) of every compute_fk request, in order
         self.arm = FakeArm(pub, config.arm_joints)
         self.joint_names = list(config.arm_joints)
         self.group = config.group
@@ -92,6 +111,15 @@ class FakeMoveGroup:
                                 self._validity, callback_group=group)]
         peer.before_close.append(self.release_goal.set)
         peer.after_spin.append(self.close)
+        self._description = None
+        if describe and hasattr(self.kinematics, 'urdf'):
+            from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+            from std_msgs.msg import String
+            qos = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
+                             reliability=ReliabilityPolicy.RELIABLE)
+            self._description = node.create_publisher(
+                String, ros.topics['robot_description'].name, qos)
+            self._description.publish(String(data=self.kinematics.urdf()))
 
     def _goal(self, request):
         number, self._goals_seen = self._goals_seen, self._goals_seen + 1
@@ -189,14 +217,16 @@ class FakeMoveGroup:
         state = request.robot_state.joint_state
         q = dict(zip(state.name, state.position))
         row = [q[n] for n in self.joint_names]
+        frame = request.header.frame_id or self.kinematics.links[0]
+        self.fk_requests.append((frame, list(request.fk_link_names), row))
         for link in request.fk_link_names:
-            pose = self.kinematics.fk(row, link)
+            pose = _in_frame(self.kinematics, row, frame, link)
             if pose is None:
                 response.error_code.val = INVALID_LINK_NAME
                 response.pose_stamped = []
                 return response
             ps = PoseStamped()
-            ps.header.frame_id = request.header.frame_id or self.kinematics.links[0]
+            ps.header.frame_id = frame
             (ps.pose.position.x, ps.pose.position.y, ps.pose.position.z) = map(float, pose[0])
             w, x, y, z = map(float, pose[1])
             o = ps.pose.orientation

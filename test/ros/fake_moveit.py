@@ -54,10 +54,29 @@ def fk(q, link):
     return tuple(T[:3, 3]), tuple(mat2quat(T[:3, :3]))
 
 
+def panda_urdf():
+    """Return the URDF of the chain above, as robot_state_publisher would publish it."""
+    joints, k = [], 0
+    for (child, xyz, rpy, revolute), parent in zip(CHAIN, LINKS):
+        origin = (f'<origin xyz="{" ".join(map(repr, map(float, xyz)))}" '
+                  f'rpy="{" ".join(map(repr, map(float, rpy)))}"/>')
+        if revolute:
+            k += 1
+            joints.append(f'<joint name="panda_joint{k}" type="revolute"><parent link="{parent}"/>'
+                          f'<child link="{child}"/>{origin}<axis xyz="0 0 1"/>'
+                          '<limit lower="-3.1" upper="3.8" velocity="2.6" effort="87"/></joint>')
+        else:
+            joints.append(f'<joint name="{child}_joint" type="fixed"><parent link="{parent}"/>'
+                          f'<child link="{child}"/>{origin}</joint>')
+    links = ''.join(f'<link name="{name}"/>' for name in LINKS)
+    return f'<robot name="panda">{links}{"".join(joints)}</robot>'
+
+
 class PandaKinematics:
-    """The Panda chain above: its links (the first is the planning frame) and its FK."""
+    """The Panda chain above: its links (the first is the planning frame), FK and URDF."""
 
     links = LINKS
+    urdf = staticmethod(panda_urdf)
 
     @staticmethod
     def fk(q, link):

@@ -47,23 +47,26 @@ def tagged_yaml(tag, **ros):
                               'cartesian_path': f'{tag}/compute_cartesian_path',
                               'state_validity': f'{tag}/check_state_validity'}
     raw['ros']['topics']['trajectory_execution_event'] = {'name': f'{tag}/execution_event'}
+    raw['ros']['topics']['robot_description'] = {'name': f'{tag}/robot_description'}
     return raw
 
 
 @contextlib.asynccontextmanager
-async def rigged(config=None, sensors=None, kinematics=None, solution=None, **ros):
+async def rigged(config=None, sensors=None, kinematics=None, solution=None, describe=True,
+                 **ros):
     """
     Yield (backend, fake move_group, sensor publisher, peer); ``ros`` overrides robot.yaml.
 
     ``config``: a RobotConfig with its own names (from :func:`new_tag`), e.g. a catalog's;
     ``sensors``: SensorPublisher arguments (``wrench_hz``, ``force``...); ``kinematics``
     and ``solution``: another arm's FK (fake_moveit.UrdfKinematics) and the fake
-    planner's joint answer to pose goals (default: the Panda's).
+    planner's joint answer to pose goals (default: the Panda's); ``describe``: publish
+    the Panda's URDF on ``robot_description`` (False: the bridge has only compute_fk).
     """
     peer = ros_support.Peer()
     config = config or RobotConfig.from_dict(tagged_yaml(new_tag(), **ros))
     pub = ros_support.SensorPublisher(peer, config, **(sensors or {}))
-    fake = fake_move_group.FakeMoveGroup(peer, config, pub, kinematics)
+    fake = fake_move_group.FakeMoveGroup(peer, config, pub, kinematics, describe)
     fake.solution = REACHED if solution is None else list(solution)
     backend = RosBackend(config, node_name='bridge_moveit')
     try:
@@ -73,6 +76,14 @@ async def rigged(config=None, sensors=None, kinematics=None, solution=None, **ro
     finally:
         await backend.close()
         peer.close()
+
+
+async def until_described(backend, timeout_s=10.0):
+    """Return once the backend took the fakes' URDF from robot_description (bounded)."""
+    import asyncio
+    kinematics = backend.parts.moveit.kinematics
+    await asyncio.to_thread(ros_support.wait_until, lambda: kinematics.source == 'topic',
+                            timeout_s)
 
 
 def ros_catalog(directory, raw):

@@ -39,8 +39,13 @@ FORCE_N = 20.0
 
 
 @contextlib.asynccontextmanager
-async def table(tmp_path, mode):
-    """Yield (MCP client, catalog, move_group fake, gripper fake, world) with the objects seen."""
+async def table(tmp_path, mode, describe=True):
+    """
+    Yield (MCP client, catalog, move_group fake, gripper fake, world) with the objects seen.
+
+    ``describe``: the fakes publish the robot's URDF and the bridge has taken it (its local
+    FK answers); False: no description, compute_fk answers every pose.
+    """
     from test_ros_moveit_checks import FakeGripperController  # the generated control_msgs
     raw = moveit_rig.tagged_yaml(moveit_rig.new_tag(), execution_horizon_s=0.0)  # one goal each
     # the shipped sensor max age, not the rig's 0.2 s: a loaded machine keeps it
@@ -50,7 +55,9 @@ async def table(tmp_path, mode):
     raw['ros']['object_pose_topics'] = {n: {'name': t} for n, t in topics.items()}
     catalog = moveit_rig.ros_catalog(tmp_path, raw)
     robot = catalog.robot
-    async with moveit_rig.rigged(config=robot) as (backend, fake, pub, peer):
+    async with moveit_rig.rigged(config=robot, describe=describe) as (backend, fake, pub, peer):
+        if describe:
+            await moveit_rig.until_described(backend)
         poses = {n: ObjectPose(peer, topics[n], xyz) for n, xyz in PLACES.items()}
         world = TableWorld(lambda q: moveit_rig.tcp_pose(robot, q).position, fake.arm,
                            {n: o.size_m for n, o in robot.objects.items()}, poses, pub,

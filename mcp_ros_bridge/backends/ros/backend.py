@@ -67,6 +67,7 @@ class RosBackend:
         self.config = config
         if self._started is not None:
             self._started.moveit.config = config
+            self._started.moveit.kinematics.reconfigure(config)
             self._started.gripper.config = config
 
     async def start(self) -> None:
@@ -157,13 +158,13 @@ class RosBackend:
                                  self.config.limits.sensor_max_age_s)
 
     async def end_effector_pose(self, frame: str, link: str = '') -> Pose:
-        """Return the pose of ``link`` in ``frame`` via MoveIt's compute_fk."""
+        """Return the pose of ``link`` in ``frame`` now (the URDF's FK, else compute_fk)."""
         joints = await self.joint_states()
-        return await self.parts.moveit.fk(frame, link, list(joints.names),
-                                          list(joints.positions))
+        return await self.parts.moveit.kinematics.pose(frame, link, joints.names,
+                                                       joints.positions, joints.stamp)
 
     async def tip_poses(self, joint_rows: Sequence[Sequence[float]]) -> list[Pose]:
-        """Return the TCP pose in the base frame per row of arm joints (MoveIt's compute_fk)."""
+        """Return the TCP pose in the base frame per row of arm joints (the URDF's FK)."""
         return await self.parts.moveit.tip_poses(joint_rows)
 
     async def _finish(self, result: MotionResult) -> MotionResult:
@@ -171,8 +172,8 @@ class RosBackend:
         from mcp_ros_bridge.backends.ros.moveit import best_effort
         joints, error = await best_effort(self.joint_states(), 1.0)
         if joints is not None:
-            pose, error = await best_effort(self.parts.moveit.fk(
-                self.config.base_frame, '', list(joints.names), list(joints.positions)), 2.0)
+            pose, error = await best_effort(self.parts.moveit.kinematics.pose(
+                self.config.base_frame, '', joints.names, joints.positions, joints.stamp), 2.0)
             result = replace(result, joint_positions=dict(zip(joints.names, joints.positions)),
                              final_pose=pose)
         if error:

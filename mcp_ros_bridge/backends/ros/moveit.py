@@ -27,6 +27,7 @@ from mcp_ros_bridge.backends.ros import (cartesian, error_codes, execution, goal
 from mcp_ros_bridge.backends.ros.actions import ActionOutcome, call_service, GoalRunner
 from mcp_ros_bridge.backends.ros.guard import ForceGuard
 from mcp_ros_bridge.backends.ros.halt import halt_until
+from mcp_ros_bridge.backends.ros.kinematics import Kinematics
 from mcp_ros_bridge.backends.ros.messages import (build_message, detect_distro, import_interface,
                                                   message_to_dict)
 from mcp_ros_bridge.catalog.robot import RobotConfig
@@ -43,7 +44,6 @@ def state_progress(feedback: Any) -> tuple[float, str] | None:
 
 
 SUCCESS = 1
-FK_CONCURRENCY = 8  # compute_fk requests in flight at once for a whole trajectory
 
 
 class MoveItInterface:
@@ -60,6 +60,7 @@ class MoveItInterface:
         self._known_links: set[str] = set()
         self._services: dict[str, Any] = {}
         self._distro: str | None = None
+        self.kinematics = Kinematics(config, self.fk)  # the URDF's FK, else compute_fk
 
     def distro(self) -> str:
         """Return the configured distro, or detect it from the installed moveit_msgs."""
@@ -250,8 +251,8 @@ class MoveItInterface:
         if asked in self._known_links:
             return
         try:
-            await self.fk(self.config.base_frame, link, list(self.config.arm_joints),
-                          list(self.config.home))
+            home = await self.fk(self.config.base_frame, link, list(self.config.arm_joints),
+                                 list(self.config.home))
         except BackendError as err:
             if err.code != 'INVALID_LINK_NAME':
                 raise
@@ -259,16 +260,12 @@ class MoveItInterface:
                 'INVALID_LINK_NAME', t('moveit_bad_link', link=asked),
                 advice=t('moveit_bad_link_fix'),
                 details={'link': asked}) from None
+        self.kinematics.compare(self.config.base_frame, link, self.config.home, home)
         self._known_links.add(asked)
 
     async def tip_poses(self, rows: Any) -> list[Pose]:
-        """Return the TCP pose in the base frame for each row of arm joints (batched FK)."""
-        names, gate = list(self.config.arm_joints), asyncio.Semaphore(FK_CONCURRENCY)
-
-        async def one(row: Any) -> Pose:
-            async with gate:
-                return await self.fk(self.config.base_frame, '', names, list(row))
-        return list(await asyncio.gather(*(one(r) for r in rows)))
+        """Return the TCP pose in the base frame for each row of arm joints."""
+        return await self.kinematics.poses(self.config.base_frame, '', rows)
 
     async def fk(self, frame: str, link: str, names: list[str],
                  positions: list[float]) -> Pose:

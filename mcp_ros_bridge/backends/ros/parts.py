@@ -77,11 +77,12 @@ def start_parts(config: RobotConfig, node_name: str, namespace: str, ros_args: l
         objects = ObjectPoses(ros.object_pose_topics, config.base_frame,
                               ros.object_pose_max_age_s)
         objects.subscribe(node, qos_from_name)
+        moveit = MoveItInterface(config, runner, node, runtime.clients_group, hooks.guard,
+                                 halt=hooks.halt_for_guard)
+        _subscribe_description(config, node, moveit)
         return RosParts(
             runtime, joints, wrench, drain, runner,
-            Halter(node, ros.topics['trajectory_execution_event'].name),
-            MoveItInterface(config, runner, node, runtime.clients_group, hooks.guard,
-                            halt=hooks.halt_for_guard),
+            Halter(node, ros.topics['trajectory_execution_event'].name), moveit,
             GripperInterface(config, runner, hooks.finger_states),
             DeclaredBindings(runtime, runner), objects)
     except BaseException:
@@ -89,6 +90,16 @@ def start_parts(config: RobotConfig, node_name: str, namespace: str, ros_args: l
             drain.close()
         runtime.shutdown()  # a half-started backend leaves no node behind
         raise
+
+
+def _subscribe_description(config: RobotConfig, node: Any, moveit: MoveItInterface) -> None:
+    """Hand the running robot's URDF to the local FK when it arrives (transient local)."""
+    from std_msgs.msg import String
+
+    def take(msg: String) -> None:
+        moveit.kinematics.take_description(str(msg.data))
+    node.create_subscription(String, config.ros.topics['robot_description'].name, take,
+                             qos_from_name('transient_local'))
 
 
 def _sensor_caches(config: RobotConfig, node: Any) -> tuple[JointStateCache, WrenchBuffer]:
