@@ -21,7 +21,7 @@ MOVE = {'position': {'x': 0.45, 'y': 0.1, 'z': 0.3}}
 
 
 async def test_local_fk_is_the_fakes_compute_fk_for_links_and_frames(rig):
-    backend, fake, _, _ = rig
+    backend = rig[0]
     await moveit_rig.until_described(backend)
     config, moveit = backend.config, backend.parts.moveit
     rng = np.random.default_rng(7)
@@ -41,7 +41,7 @@ async def test_local_fk_is_the_fakes_compute_fk_for_links_and_frames(rig):
 
 @pytest.mark.parametrize('describe', [True, False], ids=['described', 'compute_fk only'])
 async def test_a_move_and_a_pick_ask_compute_fk_at_most_twice(tmp_path, describe):
-    async with table(tmp_path, 'legacy', describe) as (client, catalog, fake, gripper, world):
+    async with table(tmp_path, 'legacy', describe) as (client, _, fake, _, _):
         counts = [len(fake.fk_requests)]
         moved = await client.call_tool('move_arm_to_pose', MOVE)
         counts.append(len(fake.fk_requests))

@@ -22,7 +22,8 @@ import pytest
 from transforms3d.quaternions import mat2quat, quat2mat
 import yaml
 
-INERTIAL = '<inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>'
+INERTIAL = ('<inertial><mass value="1"/>'
+            '<inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>')
 
 
 def _urdf(links, joints, extra=''):
@@ -84,9 +85,9 @@ def _mujoco_poses(rows):
         for name, value in zip(ARM_JOINTS, row):
             d.qpos[m.jnt_qposadr[mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_JOINT, name)]] = value
         mujoco.mj_kinematics(m, d)
-        for name in out:
+        for name, poses in out.items():
             body = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, name)
-            out[name].append((d.xpos[body].copy(), d.xmat[body].reshape(3, 3).copy()))
+            poses.append((d.xpos[body].copy(), d.xmat[body].reshape(3, 3).copy()))
     return out
 
 
@@ -209,8 +210,8 @@ def test_the_topics_urdf_replaces_none_and_a_bad_one_is_ignored():
     assert kin.model is None
     kin.take_description(ARM)
     assert kin.source == 'topic'
-    assert kin.compare('world', '', ROWS[0], asyncio.run(moveit('world', '', ARM_JOINTS,
-                                                                 list(ROWS[0]))))
+    answer = asyncio.run(moveit('world', '', ARM_JOINTS, list(ROWS[0])))
+    assert kin.compare('world', '', ROWS[0], answer)
     asyncio.run(kin.poses('world', '', ROWS))
     assert len(moveit.rows) == 3  # trusted from the comparison on: no request
     kin.reconfigure(_panda_config())

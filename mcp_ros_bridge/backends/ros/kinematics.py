@@ -38,7 +38,7 @@ class Kinematics:
     """The FK the ROS backend asks: the local model when it can answer, else ``service``."""
 
     def __init__(self, config: RobotConfig, service: ServiceFk) -> None:
-        """Answer for ``config``'s arm; ``service(frame, link, names, positions)`` is compute_fk."""
+        """Answer for ``config``'s arm; ``service(frame, link, names, positions)``: compute_fk."""
         self.config, self._service = config, service
         self._model: UrdfKinematics | None = None
         self._trusted = False
@@ -150,7 +150,7 @@ class Kinematics:
         """Return the pose of ``link`` in ``frame`` for measured joints (names, positions)."""
         values = dict(zip(names, positions))
         if not all(n in values for n in self.config.arm_joints):
-                return await self._ask(frame, link, list(names), list(positions))
+            return await self._ask(frame, link, list(names), list(positions))
         row = [values[n] for n in self.config.arm_joints]
         return (await self.poses(frame, link, [row], stamp))[0]
 

@@ -116,4 +116,5 @@ def _rotations(axis: np.ndarray, angles: np.ndarray) -> np.ndarray:
     x, y, z = axis
     k = np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
     c, s = np.cos(angles)[:, None, None], np.sin(angles)[:, None, None]
-    return c * np.eye(3) + s * k + (1.0 - c) * np.outer(axis, axis)
+    out: np.ndarray = c * np.eye(3) + s * k + (1.0 - c) * np.outer(axis, axis)
+    return out
