@@ -64,6 +64,10 @@ SCRIPTS = {
     'bench_ros_death.py': (('rclpy', 'moveit_msgs'), [
         rf'horizon {NUM} s\s+kill -> still: median {NUM} s, max {NUM} s',
         rf'whole trajectory\s+kill -> still: median {NUM} s', rf'whole / bounded: {NUM}x']),
+    'bench_ros_fk.py': (('rclpy', 'moveit_msgs', 'control_msgs', 'pytest'), [
+        r'compute_fk only\s+compute_fk requests: move_arm_to_pose \d+, pick_object \d+',
+        r'local FK \(URDF\)\s+compute_fk requests: move_arm_to_pose [012], pick_object [012];',
+        rf'requests before / after: .* move {NUM}x, pick {NUM}x']),
     'bench_ros_stop.py': (('rclpy', 'moveit_msgs'), [
         r'stop\s+to confirmed still: median \d+ ms', r'force guard\s+to confirmed still']),
 }

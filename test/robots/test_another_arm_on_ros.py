@@ -88,6 +88,10 @@ async def test_ur5_moves_to_joints_and_to_a_pose_over_mcp(tmp_path, mode):
         pose = {'position': dict(zip('xyz', (round(float(v), 4) for v in position))),
                 'orientation': dict(zip(('roll', 'pitch', 'yaw'), (round(v, 3) for v in rpy)))}
         moved = await _call(catalog, backend, mode, 'move_arm_to_pose', pose)
+        # the local FK from description.urdf agreed with the fakes' compute_fk and answered
+        kinematics_used = backend.parts.moveit.kinematics
+        assert kinematics_used.source == 'file' and kinematics_used.model is not None
+        assert len(fake.fk_requests) <= 3, fake.fk_requests
     assert not moved.is_error, _text(moved)
     s = moved.structured_content
     assert s['status'] == 'SUCCEEDED', _text(moved)
