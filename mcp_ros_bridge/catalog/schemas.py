@@ -72,7 +72,7 @@ ROS_SCHEMA: dict[str, Any] = _obj({
     # Longest motion handed to MoveIt at once (s): the most a bridge that dies leaves running;
     # 0 hands over the whole trajectory (backends/ros/horizon.py).
     'execution_horizon_s': {'type': 'number', 'minimum': 0, 'maximum': 60, 'default': 1.0},
-    # How long one compute_fk request may take (s): the plan check asks it for every sample.
+    # How long one compute_fk request may take (s): asked where the URDF's FK cannot answer.
     'fk_timeout_s': {'type': 'number', 'exclusiveMinimum': 0, 'maximum': 60, 'default': 2.0},
     'gripper_force_source': {'enum': ['commanded', 'joint_effort'], 'default': 'commanded'},
     'tcp': _obj({'parent_link': _NAME, 'offset_xyz': _VEC3}),

@@ -1,7 +1,8 @@
 """
 MoveIt through its ROS interfaces.
 
-The interfaces are MoveGroup, compute_cartesian_path, ExecuteTrajectory and compute_fk.
+The interfaces are MoveGroup, compute_cartesian_path, ExecuteTrajectory and compute_fk
+(asked where the robot's URDF cannot answer: :mod:`.kinematics`).
 
 The goals come from the pure builders in :mod:`.goals` and :mod:`.cartesian`; a
 checked plan is handed to ExecuteTrajectory in segments of at most

@@ -4,8 +4,8 @@ The static load on the wrist F/T sensor during a motion: the gripper's weight an
 The force guard limits the contact force, not the sensor's raw reading: a
 3 kg gripper reads 29 N at rest, more than a 25 N contact limit. The expected
 load is ``(gripper mass + held mass) * g`` with ``g`` the gravity vector in the
-sensor frame, from the sensor's orientation (MoveIt's compute_fk on the newest
-joint states), refreshed while the arm turns. The held mass is weighed once at
+sensor frame, from the sensor's orientation (FK of the newest joint states:
+:mod:`.kinematics`), refreshed while the arm turns. The held mass is weighed once at
 the start of the motion, only while the gripper holds an object, and never
 more than the heaviest catalog object: a contact present at the start is not
 mistaken for a load. The static-load math is :mod:`mcp_ros_bridge.geometry`'s.
