@@ -68,19 +68,13 @@ def contact_load(guard: ContactGuard, d: mujoco.MjData, held: int, pushed: int =
     total, on_pushed, weighted = 0.0, 0.0, np.zeros(3)
     pairs: dict[str, float] = {}
     on: set[str] = set()
-    for i in range(d.ncon):
-        g1, g2 = int(d.contact.geom1[i]), int(d.contact.geom2[i])
-        r1, r2 = bool(guard.robot[g1]), bool(guard.robot[g2])
-        h1 = held >= 0 and m.geom_bodyid[g1] == held
-        h2 = held >= 0 and m.geom_bodyid[g2] == held
-        if not (r1 or r2 or h1 or h2) or (r1 and h2) or (r2 and h1):
-            continue
+    where, names = d.contact.pos, guard.geom_names
+    for i, mine, other in guard.robot_contacts(d, held, held_counts=True):
         mujoco.mj_contactForce(m, d, i, f6)
         f = abs(float(f6[0]))
         total += f
-        weighted += f * d.contact.pos[i]
-        mine, other = (g1, g2) if (r1 or h1) else (g2, g1)
-        key = f'{m.geom(mine).name}<->{m.geom(other).name}'
+        weighted += f * where[i]
+        key = f'{names[mine]}<->{names[other]}'
         if pushed >= 0 and m.geom_bodyid[other] == pushed and hand is not None and hand[mine]:
             on_pushed += f
             on.add(key)
