@@ -50,8 +50,8 @@ window.consoleBanner = (() => {
     $('banner-last').textContent = d ? lastText(ctx, d.last) : '';
     const faults = d ? faultText(ctx, d.faults) : '';
     $('banner-faults').textContent = faults;
-    $('banner-faults').hidden = !faults;
-    window.consoleView.banner = { state: kind, text: $('banner-state').textContent, faults, last: d && d.last };
+    window.consoleView.banner = { state: kind, text: $('banner-state').textContent, faults,
+      last: d && d.last, started: d && d.started };
     lease(ctx, d ? d.lease : null);
   }
 

@@ -59,7 +59,8 @@ window.consoleForce = (() => {
       g.fillRect(x(t) - bar / 2, y(hi[3]), bar, Math.max(1.5, y(lo[3]) - y(hi[3])));
     }
     window.consoleView.force = { plottedMax: peak, limit, scaleTop: high, ticks, axis,
-      intervals: intervals.length, netOf: meta.net_of, samples: meta.samples };
+      intervals: intervals.length, netOf: meta.net_of, samples: meta.samples,
+      newest: meta.max_n ? [meta.min_n[3], meta.max_n[3]] : null, motion: meta.motion };
   }
 
   // The text under the plot: the newest update's range per axis and the motion's peak.
