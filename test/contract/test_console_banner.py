@@ -5,7 +5,7 @@ The banner follows the arbiter, the hold, the approval queue, the last motion's
 end, the sensors and the lease; the force view folds every sensor sample of an
 interval into its min/max (a short spike between two page updates still shows),
 net of the gripper's weight exactly as ``read_ft_sensor`` reports it.
-The browser layer (test/browser/test_console_banner.py) shows the same in the page.
+The browser layer (test/browser/test_console_state.py) shows the same in the page.
 """
 
 from __future__ import annotations

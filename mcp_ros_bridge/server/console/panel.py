@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger('mcp_ros_bridge.console')
 IMAGE_SIZE = (320, 240)
+SCENE_EVERY_S = 1.0  # the scene image's refresh while a motion runs (an operator watching)
 OPERATOR_SCOPE = 'operator:console'  # the lease holder when the person took the robot over
 
 
@@ -59,6 +60,7 @@ class Console:
         self.image_version = 0
         self._sampler: asyncio.Task[None] | None = None
         self._capturing: asyncio.Task[None] | None = None
+        self._captured_at = 0.0
         self._motion: object = None
         self._progress_at: tuple[float, str] = (0.0, '')
         self.hub.publish('hold', self.hold_state())
@@ -186,6 +188,9 @@ class Console:
                 self.hub.publish('state', state)
                 self._watch_motion()
                 self.publish_banner()
+                if self.pipeline.arbiter.running is not None and self.hub.operators and \
+                        time.monotonic() - self._captured_at >= SCENE_EVERY_S:
+                    self.capture()  # the scene during a motion, not only after it
                 await asyncio.sleep(max(0.0, period - (time.monotonic() - began)))
 
     def _watch_motion(self) -> None:
@@ -206,6 +211,7 @@ class Console:
     def capture(self) -> None:
         """Capture the scene image in the background (one capture at a time)."""
         if self._capturing is None or self._capturing.done():
+            self._captured_at = time.monotonic()
             self._capturing = asyncio.get_running_loop().create_task(self._capture())
 
     async def _capture(self) -> None:
@@ -219,7 +225,8 @@ class Console:
         self.image, self.image_version = image.data, self.image_version + 1
         self.image_type = image.mime_type
         self.hub.publish('image', {'version': self.image_version, 'mime': image.mime_type,
-                                   'width': image.width, 'height': image.height})
+                                   'width': image.width, 'height': image.height,
+                                   'taken': time.time()})
 
     def image_data_url(self) -> str:
         """Return the newest image as a data URL ('' when none), for the MCP App view."""

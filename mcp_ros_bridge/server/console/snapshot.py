@@ -45,7 +45,9 @@ async def sample(backend: RobotBackend, robot: RobotConfig,
     if isinstance(joints, BaseException):
         state['errors']['joints'] = _error(joints)
     else:
-        state['joints'] = [{'name': n, 'position': round(p, 4), 'velocity': round(v, 4)}
+        limits = joint_limits(robot)
+        state['joints'] = [{'name': n, 'position': round(p, 4), 'velocity': round(v, 4),
+                            **limits.get(n, {'unit': 'm'})}  # gripper joints: m, no limit
                            for n, p, v in zip(joints.names, joints.positions,
                                               joints.velocities)]
     if isinstance(pose, BaseException):
@@ -63,6 +65,13 @@ async def sample(backend: RobotBackend, robot: RobotConfig,
         state['gripper'] = {'status': str(gripper.status), 'width_m': round(gripper.width_m, 4),
                             'force_n': round(gripper.force_n, 2), 'object': gripper.object_name}
     return state
+
+
+def joint_limits(robot: RobotConfig) -> dict[str, dict[str, Any]]:
+    """Return each arm joint's unit ('rad' or 'm') and position limits, for the limit bars."""
+    units = robot.arm_units or ('rad',) * len(robot.arm_joints)
+    return {n: {'unit': u, 'limits': [lo, hi]}
+            for n, u, (lo, hi) in zip(robot.arm_joints, units, robot.arm_position_limits)}
 
 
 def envelope(robot: RobotConfig) -> dict[str, Any]:

@@ -147,8 +147,17 @@
       for (const j of d.joints || []) {
         const row = body.insertRow();
         row.insertCell().textContent = j.name;
-        row.insertCell().textContent = j.position.toFixed(3);
-        row.insertCell().textContent = j.velocity.toFixed(3);
+        row.insertCell().textContent = j.position.toFixed(3) + ' ' + j.unit;
+        const bar = row.insertCell();
+        if (j.limits) {  // where the joint is between its limits; near one, the bar warns
+          const m = document.createElement('meter');
+          const [lo, hi] = j.limits;
+          Object.assign(m, { min: lo, max: hi, low: lo + 0.1 * (hi - lo), high: hi - 0.1 * (hi - lo),
+            optimum: (lo + hi) / 2, value: j.position });
+          m.title = lo.toFixed(2) + ' … ' + hi.toFixed(2) + ' ' + j.unit;
+          bar.appendChild(m);
+        }
+        row.insertCell().textContent = j.velocity.toFixed(3) + ' ' + j.unit + '/s';
       }
       $('tip').textContent = d.tip ? ['x', 'y', 'z'].map((a, i) => a + ' ' +
         d.tip.position_m[i].toFixed(3)).join('  ') + ' m (' + d.tip.frame + ')' : (d.errors || {}).tip || '';
@@ -197,6 +206,8 @@
     image(d) {
       $('scene-error').textContent = d.error || '';
       if (d.version > 0) showImage(d.version);
+      $('scene-time').textContent = d.taken ? label('scene_taken', { at: new Date(d.taken * 1000).toLocaleTimeString() }) : '';
+      window.consoleView.image = { version: d.version, taken: d.taken };
     },
   };
 

@@ -157,6 +157,31 @@ def test_the_banner_says_held_by_whom_and_the_stop_ended_the_motion(bridge: Brid
     assert page_errors(driver) == []
 
 
+def test_scene_refreshes_during_a_motion_and_joints_show_units_and_limits(
+        bridge: Bridge, driver: Any, mcp: Mcp) -> None:
+    """While a slow motion runs the scene image is new each second, with its time; stop_arm."""
+    open_console(driver, bridge)
+    call = mcp.start('move_arm_to_posture', {'posture': 'home', 'velocity_scaling': 0.1})
+    banner_is(driver, 'moving')
+    first = until(driver, 'return (window.consoleView.image || {}).version')
+    until(driver, f'return window.consoleView.image.version >= {first + 2}')
+    assert banner(driver)['state'] == 'moving' and not call.done(), 'new images mid-motion'
+    assert 'taken at ' in driver.find_element('id', 'scene-time').text
+    bars = driver.execute_script(
+        "return [...document.querySelectorAll('#joints meter')].map("
+        'm => [m.min, m.value, m.max])')
+    assert len(bars) == 7 and all(lo <= v <= hi for lo, v, hi in bars), bars
+    assert ' rad' in driver.find_element('css selector', '#joints tbody tr').text
+    shot(driver, 'scene-during-motion')
+    stopped = mcp.call('stop_arm', {})
+    assert not stopped.get('isError'), text(stopped)
+    assert code(call.result(60)) == 'STOPPED'
+    until(driver, "return (window.consoleView.banner.last || {}).code === 'STOPPED'")
+    banner_is(driver, 'idle')  # the agent's stop does not hold the arm
+    assert 'ended STOPPED' in driver.find_element('id', 'banner-last').text
+    assert page_errors(driver) == []
+
+
 def test_lease_holder_shown_taken_over_and_ended_from_the_page(bridge: Bridge, driver: Any,
                                                                mcp: Mcp) -> None:
     """The page names the holder; Take over refuses every agent; End lease frees the arm."""
