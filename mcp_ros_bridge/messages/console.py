@@ -177,6 +177,8 @@ TABLE: dict[str, tuple[str, str]] = {
     'console_label_joint_velocity': both('velocity', '速度'),
     'console_label_joint_limits': both('within limits', '限位内位置'),
     'console_label_scene_taken': both('taken at {at}', '拍摄于 {at}'),
+    'console_label_show_reads': both('also show reads (joint states, sensor reads …)',
+                                     '同时显示读取（关节状态、传感器读取…）'),
     'console_label_grip_HOLDING': both('holding', '夹持中'),
     'console_label_grip_EMPTY': both('closed on nothing', '空夹'),
     'console_label_grip_OPEN': both('open', '张开'),

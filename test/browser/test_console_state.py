@@ -260,3 +260,24 @@ def test_zh_page_shows_no_english_label(bridge: Bridge, driver: Any) -> None:
     assert driver.execute_script('return window.consoleView.force.axis').startswith('N（已扣除')
     shot(driver, 'console-zh')
     driver.get(bridge.secret_url)  # the next test opens the English page again
+
+
+def test_audit_trail_shows_motions_and_decisions_reads_on_request(bridge: Bridge, driver: Any,
+                                                                  mcp: Mcp) -> None:
+    """A read is in the trail but hidden until asked for; a motion is shown, in local time."""
+    open_console(driver, bridge)
+    assert not mcp.call('get_joint_states', {}).get('isError')
+    moved = mcp.call('move_arm_to_posture', {'posture': 'ready'})
+    assert not moved.get('isError'), text(moved)
+    visible = ("return [...document.querySelectorAll('#audit li')].filter(li => "
+               'li.offsetParent !== null).map(li => li.textContent)')
+    until(driver, "return [...document.querySelectorAll('#audit li')].some(li => "
+                  "li.textContent.includes('move_arm_to_posture ok'))")
+    shown = driver.execute_script(visible)
+    assert any('move_arm_to_posture ok' in li for li in shown)
+    assert not any('get_joint_states' in li for li in shown), 'reads hidden by default'
+    assert not any('T' in li.split(' ')[0] for li in shown), 'local time, not an ISO stamp'
+    driver.find_element('id', 'show-reads').click()
+    assert any('get_joint_states ok' in li for li in driver.execute_script(visible))
+    driver.find_element('id', 'show-reads').click()
+    assert page_errors(driver) == []

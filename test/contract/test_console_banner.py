@@ -194,3 +194,30 @@ async def test_the_person_ends_or_takes_over_the_lease_shown() -> None:
     assert not again.is_error, text_of(again)
     assert len(backend.motion_calls) == 3, 'nothing moved while refused'
     console.close()
+
+
+async def test_the_mcp_app_view_says_what_the_robot_does() -> None:
+    """The read-only MCP App view (ui://…/console) carries the banner's state, as read."""
+    from mcp_ros_bridge.server.console.app_resource import APP_URI, offer
+    backend = RecordingBackend()
+    backend.hold_motion = True
+    bridge, _ = make_bridge(backend=backend)
+    console = Console(bridge, RATE_HZ, 60.0, 'en')
+    offer(bridge.resources, console)
+
+    async def view(client: Client) -> str:
+        read = await client.read_resource(APP_URI)
+        return str(read.contents[0].text)  # type: ignore[union-attr]
+    with anyio.fail_after(60):
+        async with Client(bridge.server) as client, anyio.create_task_group() as tg:
+            idle = await view(client)
+            tg.start_soon(client.call_tool, 'move_arm_to_pose', POSE_ARGS)
+            await backend.motion_started.wait()
+            moving = await view(client)
+            await console.stop('operator (test)')
+            held = await view(client)
+    assert '<strong>IDLE</strong>' in idle
+    assert '<strong>MOVING: move_arm_to_pose</strong>' in moving
+    assert '<strong>HELD since ' in held and 'by operator (test)' in held
+    assert console.release('operator (test)')
+    console.close()

@@ -147,8 +147,9 @@ class Console:
             self.last, lease_view(book.current(), book.ttl_s)))
 
     def _audited(self, entry: dict[str, Any]) -> None:
-        self.hub.publish('audit', entry)
         spec = self.bridge.catalog.get(str(entry.get('tool', '')))
+        read = spec is not None and not KINDS[spec.kind].motion and 'call_id' in entry
+        self.hub.publish('audit', {**entry, 'read': read})  # the page hides reads by default
         if spec is not None and KINDS[spec.kind].motion and 'call_id' in entry and \
                 entry.get('outcome') != 'input_required':  # a motion call's end
             self.last = last_motion(entry)

@@ -190,9 +190,9 @@
       const at = d.time ? new Date(d.time).toLocaleTimeString() : '';  // local time
       const li = item(at + ' ' + (d.tool || d.event) + ' ' + d.outcome + (d.code ? ' ' + d.code : '') +
         who + ' ' + JSON.stringify(d.args));
-      li.className = 'entry';
+      li.className = d.read ? 'entry read' : 'entry';
       $('audit').prepend(li);
-      while ($('audit').children.length > 50) $('audit').lastChild.remove();
+      while ($('audit').children.length > 200) $('audit').lastChild.remove();
     },
     hold(d) {
       $('held').hidden = !d.held;
@@ -299,6 +299,9 @@
     $('release').addEventListener('click', () => post('release'));
     $('capture').addEventListener('click', () => post('capture'));
     window.consoleBanner.wire(cards);
+    $('show-reads').addEventListener('change', () => {
+      document.body.classList.toggle('show-reads', $('show-reads').checked);
+    });
     window.addEventListener('hashchange', () => { if (secretFromFragment()) connect(); });
     $('token-form').addEventListener('submit', (e) => {
       e.preventDefault();
