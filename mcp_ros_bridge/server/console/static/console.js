@@ -173,8 +173,8 @@
     motion(d) {
       $('motion-tool').textContent = d.running ? d.tool + (d.preempted_by ? ' (' + label('stopping') + ')' : '')
         : label('idle') + (d.tool ? ' (' + d.tool + ')' : '');
-      $('motion-progress').value = d.fraction || 0;
-      $('motion-message').textContent = d.message || '';
+      $('motion-progress').value = d.running ? d.fraction || 0 : 0;
+      $('motion-message').textContent = d.running ? d.message || '' : '';  // how it ended: banner
       const w = d.envelope.workspace_m;  // field names, as in robot://description
       $('envelope').textContent = Object.entries(d.envelope).map(([k, v]) => label('env_' + k) + ': ' +
         (k === 'workspace_m' ? w.frame + ' [' + w.min.join(', ') + '] .. [' + w.max.join(', ') +
@@ -189,7 +189,7 @@
       const who = d.decided_by ? ' [' + d.decided_by + ']' : '';
       const at = d.time ? new Date(d.time).toLocaleTimeString() : '';  // local time
       const li = item(at + ' ' + (d.tool || d.event) + ' ' + d.outcome + (d.code ? ' ' + d.code : '') +
-        who + ' ' + JSON.stringify(d.args));
+        who + (d.args !== undefined ? ' ' + JSON.stringify(d.args) : '') + (d.reason ? ' ' + d.reason : ''));
       li.className = d.read ? 'entry read' : 'entry';
       $('audit').prepend(li);
       while ($('audit').children.length > 200) $('audit').lastChild.remove();
