@@ -43,7 +43,12 @@ class Tare:
 
 def current(ctx: CallContext) -> Tare | None:
     """Return the tare in force, or None."""
-    tare = ctx.shared.get(KEY)
+    return stored(ctx.shared)
+
+
+def stored(shared: dict[str, Any]) -> Tare | None:
+    """Return the tare kept in ``shared`` (the pipeline's state across calls), or None."""
+    tare = shared.get(KEY)
     return tare if isinstance(tare, Tare) else None
 
 

@@ -15,12 +15,13 @@ import time
 
 from mcp_ros_bridge.backends.port import BackendError, RobotBackend, WrenchSamples
 from mcp_ros_bridge.capabilities.base import CallContext
+from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.geometry import gravity_in_sensor, held_mass_kg, tool_wrench
 from mcp_ros_bridge.messages import t
 import numpy as np
 
-__all__ = ['gravity_in_sensor', 'gripper_gravity', 'held_mass_kg', 'samples_after', 'steady',
-           'tool_wrench', 'window_samples']
+__all__ = ['gravity_in_sensor', 'gravity_of', 'gripper_gravity', 'held_mass_kg',
+           'samples_after', 'steady', 'tool_wrench', 'window_samples']
 
 STEADY_N = 0.04  # a spread of the quarter means below this (about 4 g) is steady at any noise
 # Beyond it, a spread is a change of load once it exceeds this many standard deviations of a
@@ -93,9 +94,14 @@ async def samples_after(backend: RobotBackend, window_s: float,
 
 async def gripper_gravity(ctx: CallContext) -> tuple[np.ndarray, np.ndarray] | str:
     """Return the gripper's static wrench and gravity in the sensor frame, or why not."""
-    r = ctx.robot
+    return await gravity_of(ctx.backend, ctx.robot)
+
+
+async def gravity_of(backend: RobotBackend,
+                     r: RobotConfig) -> tuple[np.ndarray, np.ndarray] | str:
+    """Return the static wrench of ``r``'s gripper and gravity in its sensor frame, or why not."""
     try:
-        pose = await ctx.backend.end_effector_pose(r.base_frame, r.ft_frame)
+        pose = await backend.end_effector_pose(r.base_frame, r.ft_frame)
     except BackendError as exc:
         return t('sensor_orientation_unknown', message=exc.message)
     g = gravity_in_sensor(pose.orientation)

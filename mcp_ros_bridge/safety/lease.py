@@ -89,6 +89,13 @@ class LeaseBook:
         self._lease = None
         return lease
 
+    def take_over(self, holder: str, client: str) -> Lease | None:
+        """Give the lease to ``holder`` whoever holds it (for ``ttl_s``); return the one ended."""
+        ended = self.take_back()
+        if self.ttl_s > 0:
+            self._lease = Lease(holder, client, self._wall(), self._clock() + self.ttl_s)
+        return ended
+
     def take_back(self) -> Lease | None:
         """End the lease whoever holds it (the operator's take-over); return it, if any."""
         lease, self._lease = self.current(), None

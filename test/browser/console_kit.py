@@ -90,8 +90,8 @@ class Bridge:
 class Mcp:
     """A handshake-era MCP session over HTTP, usable from several threads."""
 
-    def __init__(self, base: str) -> None:
-        """Initialize a session at ``base``/mcp with the bearer token."""
+    def __init__(self, base: str, name: str = 'browser-test') -> None:
+        """Initialize a session at ``base``/mcp with the bearer token, as client ``name``."""
         self.url = base + '/mcp'
         self.http = httpx2.Client(timeout=180)
         self.ids = itertools.count(1)
@@ -102,7 +102,7 @@ class Mcp:
         r = self.http.post(self.url, headers=self.headers, json={
             'jsonrpc': '2.0', 'id': 0, 'method': 'initialize', 'params': {
                 'protocolVersion': '2025-11-25', 'capabilities': {},
-                'clientInfo': {'name': 'browser-test', 'version': '0'}}})
+                'clientInfo': {'name': name, 'version': '0'}}})
         r.raise_for_status()
         self.headers['mcp-session-id'] = r.headers['mcp-session-id']
         self.headers['mcp-protocol-version'] = '2025-11-25'

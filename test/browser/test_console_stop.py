@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 import os
 import signal
+import time
 from typing import Any
 
 from bridge_kit import copy_config
@@ -39,7 +40,10 @@ def _start_slow(driver: Any, mcp: Mcp) -> Any:
     """Move to 'ready', then start a slow motion home; return its future once it shows."""
     ready = mcp.call('move_arm_to_posture', {'posture': 'ready'})
     assert not ready.get('isError'), text(ready)
+    after = time.time()  # the banner's start of this motion, not the last one's progress
     call = mcp.start('move_arm_to_posture', SLOW)
+    until(driver, 'const b = window.consoleView.banner || {};'
+                  f"return b.state === 'moving' && b.started >= {after - 0.05}")
     until(driver, "return document.getElementById('motion-progress').value > 0.05")
     assert not call.done(), 'the motion still runs'
     return call

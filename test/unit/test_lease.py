@@ -66,3 +66,16 @@ def test_a_zero_ttl_turns_leasing_off():
     assert leases.claim('a', 'agent-a') is False
     assert leases.claim('b', 'agent-b') is False
     assert leases.current() is None
+
+
+def test_take_over_gives_the_lease_to_the_operator_for_one_ttl():
+    leases, clock = book()
+    leases.claim('a', 'agent-a')
+    assert leases.take_over('operator', 'the console').holder == 'a'
+    with pytest.raises(RobotLeased) as refused:
+        leases.claim('a', 'agent-a')
+    assert refused.value.lease.client == 'the console'
+    clock.now += 10.0  # not renewed: it expires as any lease does
+    assert leases.current() is None and leases.claim('a', 'agent-a') is True
+    off, _ = book(ttl=0.0)
+    assert off.take_over('operator', 'the console') is None and off.current() is None

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from html import escape
 import json
+import time
 from typing import Any
 
 from mcp_ros_bridge.messages import speaking, t
+from mcp_ros_bridge.server.console.banner import state_of
 from mcp_ros_bridge.server.console.panel import Console
 from mcp_ros_bridge.server.resources import AgentResources
 import mcp_types as types
@@ -35,14 +37,28 @@ def app_view(console: Console) -> str:
         motion = escape(running.tool) if running else t('console_label_idle')
         held = f'<p><strong>{escape(t("console_label_held"))}</strong></p>' \
             if hold['held'] else ''
+        state = f'<p><strong>{escape(state_line(console))}</strong></p>'
         image = console.image_data_url()
         picture = f'<img alt="scene" src="{image}" width="320">' if image else ''
         link = f'<p><a href="{escape(console.url)}">{escape(console.url)}</a></p>' \
             if console.url else ''
         return (f'<!doctype html><html lang="{console.lang}"><meta charset="utf-8">'
                 f'<title>{t("console_label_title")}</title><h1>{t("console_label_title")}</h1>'
-                f'{held}<p>{t("console_label_motion")}: {motion}</p>'
+                f'{state}{held}<p>{t("console_label_motion")}: {motion}</p>'
                 f'<h2>{t("console_label_queue")}</h2><ul>{rows}</ul>{picture}{link}</html>')
+
+
+def state_line(console: Console) -> str:
+    """Return the banner's state line in the current language (as the page words it)."""
+    arbiter, hold = console.pipeline.arbiter, console.hold_state()
+    waiting = sum(1 for w in console.desk.queue() if not w['decided'])
+    state, running = state_of(arbiter, waiting), arbiter.running
+    since = time.strftime('%H:%M:%S', time.localtime(hold['since'])) if hold['since'] else '?'
+    tool, why = (running.tool, running.preempted_by) if running else ('', '')
+    values: dict[str, dict[str, Any]] = {
+        'held': {'since': since, 'by': hold['by'] or '?'}, 'waiting': {'n': waiting},
+        'moving': {'tool': tool}, 'stopping': {'tool': tool, 'why': why}}
+    return t(f'console_label_state_{state}', **values.get(state, {}))
 
 
 def offer(resources: AgentResources, console: Console) -> None:

@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 QUEUE_FRAMES = 256
-AUDIT_KEPT = 50
+AUDIT_KEPT = 200  # reads included: the page shows motions and decisions unless asked
 CLOSE = ''  # the frame that ends a stream
 PRIVATE = frozenset({'audit', 'image'})  # for the operator's eyes only
 

@@ -16,8 +16,12 @@ import logging
 import time
 from typing import Any, TYPE_CHECKING
 
+from mcp_ros_bridge.capabilities import KINDS
 from mcp_ros_bridge.messages import speaking, t
+from mcp_ros_bridge.safety.lease import Lease
+from mcp_ros_bridge.server.console.banner import banner, last_motion, lease_view
 from mcp_ros_bridge.server.console.desk import ConsoleDesk
+from mcp_ros_bridge.server.console.force_view import ForceView
 from mcp_ros_bridge.server.console.hold_store import HoldRecord, HoldStore, monotonic_since
 from mcp_ros_bridge.server.console.hub import EventHub
 from mcp_ros_bridge.server.console.snapshot import _error, envelope, sample
@@ -27,6 +31,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger('mcp_ros_bridge.console')
 IMAGE_SIZE = (320, 240)
+SCENE_EVERY_S = 1.0  # the scene image's refresh while a motion runs (an operator watching)
+OPERATOR_SCOPE = 'operator:console'  # the lease holder when the person took the robot over
 
 
 class Console:
@@ -43,7 +49,10 @@ class Console:
         self.desk = ConsoleDesk(self.hub, self.pipeline.audit, approval_wait_s)
         self.pipeline.desk = self.desk
         self.pipeline.progress_watchers.append(self._progress)
-        self.pipeline.audit.listeners.append(lambda entry: self.hub.publish('audit', entry))
+        self.pipeline.audit.listeners.append(self._audited)
+        self.forces = ForceView(self.pipeline.shared)
+        self.faults: dict[str, str] = {}
+        self.last: dict[str, Any] | None = None  # how the last motion call ended
         self.url = ''
         self.secret, self.secret_how = '', ''  # the operator's (server/state_dir.py)
         self.image: bytes = b''
@@ -51,10 +60,12 @@ class Console:
         self.image_version = 0
         self._sampler: asyncio.Task[None] | None = None
         self._capturing: asyncio.Task[None] | None = None
+        self._captured_at = 0.0
         self._motion: object = None
         self._progress_at: tuple[float, str] = (0.0, '')
         self.hub.publish('hold', self.hold_state())
         self.hub.publish('approvals', {'waiting': []})
+        self.publish_banner()
 
     # --- the operator's STOP and hold -------------------------------------------------
     def hold_state(self) -> dict[str, Any]:
@@ -74,6 +85,7 @@ class Console:
             self.held = HoldRecord(time.time(), who)
             self.store.save(self.held)  # before the stop: a restart meanwhile stays held
         self.hub.publish('hold', self.hold_state())
+        self.publish_banner()
         self.desk.withdraw_all('held', t('approval_withdrawn_held', who=who))
         started = time.monotonic()
         with speaking(self.lang):
@@ -97,12 +109,56 @@ class Console:
         self.pipeline.audit.record('console_release', {}, 'ok', held, decided_by=who,
                                    event='operator_release')
         self.hub.publish('hold', self.hold_state())
+        self.publish_banner()
+        return True
+
+    # --- the robot's lease ---------------------------------------------------------------
+    def lease(self) -> Lease | None:
+        """Return the lease in force (None: no session holds the robot)."""
+        return self.pipeline.leases.book.current()
+
+    def end_lease(self, since: float, take: bool, who: str) -> bool:
+        """
+        End the lease that began at wall time ``since``; False when that one is not in force.
+
+        ``take``: the person takes the robot over (agents are refused ROBOT_LEASED, naming
+        the console, until the person releases it or it expires); else the robot is free.
+        """
+        book, held = self.pipeline.leases.book, self.lease()
+        if held is None or round(held.since, 3) != round(since, 3):
+            return False
+        if take:
+            book.take_over(OPERATOR_SCOPE, t('console_lease_operator'))
+        else:
+            book.take_back()
+        self.pipeline.audit.record('console_take_lease' if take else 'console_end_lease', {},
+                                   'ok', 0.0, decided_by=who, held_by=held.client,
+                                   event='operator_lease')
+        self.publish_banner()
         return True
 
     # --- live state ----------------------------------------------------------------------
+    def publish_banner(self) -> None:
+        """Publish the state banner (banner.py) from the bridge's state now."""
+        waiting = sum(1 for w in self.desk.queue() if not w['decided'])
+        book = self.pipeline.leases.book
+        self.hub.publish('banner', banner(
+            self.pipeline.arbiter, self.hold_state(), waiting, self._progress_at, self.faults,
+            self.last, lease_view(book.current(), book.ttl_s)))
+
+    def _audited(self, entry: dict[str, Any]) -> None:
+        spec = self.bridge.catalog.get(str(entry.get('tool', '')))
+        read = spec is not None and not KINDS[spec.kind].motion and 'call_id' in entry
+        self.hub.publish('audit', {**entry, 'read': read})  # the page hides reads by default
+        if spec is not None and KINDS[spec.kind].motion and 'call_id' in entry and \
+                entry.get('outcome') != 'input_required':  # a motion call's end
+            self.last = last_motion(entry)
+            self.publish_banner()
+
     def _progress(self, tool: str, fraction: float, message: str) -> None:
         self._progress_at = (fraction, message)
         self._publish_motion(tool, fraction, message)
+        self.publish_banner()
 
     def _publish_motion(self, tool: str, fraction: float | None, message: str) -> None:
         running = self.pipeline.arbiter.running
@@ -127,15 +183,22 @@ class Console:
         with speaking(self.lang):
             while True:
                 began = time.monotonic()
-                state = await sample(self.pipeline.raw_backend, self.bridge.catalog.robot)
+                state = await sample(self.pipeline.raw_backend, self.bridge.catalog.robot,
+                                     self.forces)
+                self.faults = state['errors']
                 self.hub.publish('state', state)
                 self._watch_motion()
+                self.publish_banner()
+                if self.pipeline.arbiter.running is not None and self.hub.operators and \
+                        time.monotonic() - self._captured_at >= SCENE_EVERY_S:
+                    self.capture()  # the scene during a motion, not only after it
                 await asyncio.sleep(max(0.0, period - (time.monotonic() - began)))
 
     def _watch_motion(self) -> None:
         running = self.pipeline.arbiter.running
         if running is self._motion:
             return
+        self.forces.motion(running.tool if running is not None else None)
         if running is not None:
             self._progress_at = (0.0, '')
             self._publish_motion(running.tool, 0.0, '')
@@ -149,6 +212,7 @@ class Console:
     def capture(self) -> None:
         """Capture the scene image in the background (one capture at a time)."""
         if self._capturing is None or self._capturing.done():
+            self._captured_at = time.monotonic()
             self._capturing = asyncio.get_running_loop().create_task(self._capture())
 
     async def _capture(self) -> None:
@@ -162,7 +226,8 @@ class Console:
         self.image, self.image_version = image.data, self.image_version + 1
         self.image_type = image.mime_type
         self.hub.publish('image', {'version': self.image_version, 'mime': image.mime_type,
-                                   'width': image.width, 'height': image.height})
+                                   'width': image.width, 'height': image.height,
+                                   'taken': time.time()})
 
     def image_data_url(self) -> str:
         """Return the newest image as a data URL ('' when none), for the MCP App view."""

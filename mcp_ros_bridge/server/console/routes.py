@@ -38,6 +38,8 @@ FILES = {'': ('console.html', 'text/html; charset=utf-8'),
          'console.js': ('console.js', 'text/javascript; charset=utf-8'),
          'console.css': ('console.css', 'text/css; charset=utf-8'),
          'approvals.js': ('approvals.js', 'text/javascript; charset=utf-8'),
+         'banner.js': ('banner.js', 'text/javascript; charset=utf-8'),
+         'force_plot.js': ('force_plot.js', 'text/javascript; charset=utf-8'),
          'icon.svg': ('icon.svg', 'image/svg+xml'),
          'icon-waiting.svg': ('icon-waiting.svg', 'image/svg+xml')}
 MAX_BODY = 4096
@@ -86,6 +88,7 @@ class ConsoleRoutes:
             Route('/console/stop', self._action(self.stop), methods=['POST']),
             Route('/console/release', self._action(self.release), methods=['POST']),
             Route('/console/decide', self._action(self.decide), methods=['POST']),
+            Route('/console/lease', self._action(self.lease), methods=['POST']),
             Route('/console/capture', self._action(self.capture), methods=['POST'])])
 
     def _file(self, name: str, mime: str) -> Callable[[Request], Awaitable[Response]]:
@@ -196,6 +199,17 @@ class ConsoleRoutes:
         if not self.console.desk.settle(approval, approve, who):
             return _refusal(404, t('console_unknown_approval', id=approval))
         return JSONResponse({'id': approval, 'approved': approve})
+
+    async def lease(self, data: dict[str, Any], who: str) -> Response:
+        """End or take over the lease shown: ``{"since": <its since>, "take": true|false}``."""
+        since, take = data.get('since'), data.get('take')
+        if isinstance(since, bool) or not isinstance(since, (int, float)) or \
+                not isinstance(take, bool):
+            return _refusal(400, t('console_bad_body',
+                                   example='{"since": <the lease\'s since>, "take": false}'))
+        if not self.console.end_lease(float(since), take, who):
+            return _refusal(409, t('console_lease_changed'))
+        return JSONResponse({'ended': True, 'taken': take})
 
     async def capture(self, data: dict[str, Any], who: str) -> Response:
         """Capture a scene image now (it arrives as an ``image`` event)."""

@@ -7,7 +7,6 @@
   const query = new URLSearchParams(location.search);
   const lang = query.get('lang') || '';
   const $ = (id) => document.getElementById(id);
-  const WINDOW_S = 10;
   const STALE_MS = 3000;
   const CONFIRM_MS = 500;
   let labels = {};
@@ -25,9 +24,9 @@
   let live = false;
   let lastState = 0;
   let stream = 0;
-  const forces = [];
   // Figures for tests and the bench: what was rendered, and how late.
-  window.consoleView = { rendered: {}, latencyMs: { motion: [], state: [] }, operator: false };
+  window.consoleView = { rendered: {}, latencyMs: { motion: [], state: [] }, operator: false,
+    sound: { played: 0 } };
 
   function label(key, values) {
     let text = labels[key] || key;
@@ -52,13 +51,16 @@
     live = ok;
     document.body.classList.toggle('stale', !ok);  // old data greyed, never shown as live
     window.consoleView.live = ok;
+    window.consoleBanner.setOffline(cards, !ok);
   }
 
   function setMode() {
     window.consoleView.operator = operator;
     for (const id of ['stop', 'release', 'capture']) $(id).disabled = !operator;
+    window.consoleBanner.setOffline(cards, !live);
     $('mode').textContent = operator ? label('operator') : label('readonly');
     $('token-form').hidden = operator;
+    document.querySelector('.hint[data-label=shortcut]').hidden = !operator;
     for (const b of document.querySelectorAll('#queue li:not(.gone) button')) b.disabled = !operator;
   }
 
@@ -145,26 +147,36 @@
       for (const j of d.joints || []) {
         const row = body.insertRow();
         row.insertCell().textContent = j.name;
-        row.insertCell().textContent = j.position.toFixed(3);
-        row.insertCell().textContent = j.velocity.toFixed(3);
+        row.insertCell().textContent = j.position.toFixed(3) + ' ' + j.unit;
+        const bar = row.insertCell();
+        if (j.limits) {  // where the joint is between its limits; near one, the bar warns
+          const m = document.createElement('meter');
+          const [lo, hi] = j.limits;
+          Object.assign(m, { min: lo, max: hi, low: lo + 0.1 * (hi - lo), high: hi - 0.1 * (hi - lo),
+            optimum: (lo + hi) / 2, value: j.position });
+          m.title = lo.toFixed(2) + ' … ' + hi.toFixed(2) + ' ' + j.unit;
+          bar.appendChild(m);
+        }
+        row.insertCell().textContent = j.velocity.toFixed(3) + ' ' + j.unit + '/s';
       }
-      $('tip').textContent = d.tip ? d.tip.position_m.map((v) => v.toFixed(3)).join(', ') +
-        ' m (' + d.tip.frame + ')' : (d.errors || {}).tip || '';
-      $('gripper').textContent = d.gripper ? d.gripper.status + ' ' +
-        (d.gripper.width_m * 1000).toFixed(1) + ' mm ' + d.gripper.force_n.toFixed(1) + ' N' : '';
-      if (d.force_n) {
-        forces.push([d.sent, ...d.force_n]);
-        while (forces.length && forces[0][0] < d.sent - WINDOW_S) forces.shift();
-        plot();
-      }
+      $('tip').textContent = d.tip ? ['x', 'y', 'z'].map((a, i) => a + ' ' +
+        d.tip.position_m[i].toFixed(3)).join('  ') + ' m (' + d.tip.frame + ')' : (d.errors || {}).tip || '';
+      const grip = d.gripper;
+      $('gripper').textContent = grip ? label('grip_' + grip.status) + ' ' + (grip.width_m * 1000).toFixed(1) +
+        ' mm ' + grip.force_n.toFixed(1) + ' N' + (grip.object ? ' · ' + label('grip_object', { v: grip.object }) : '')
+        : (d.errors || {}).gripper || '';
+      if (d.force) window.consoleForce.add(d.force, d.sent);
+      window.consoleForce.draw(cards, $('force'));
+      window.consoleForce.detail(cards, $('force-detail'));
     },
+    banner(d) { window.consoleBanner.render(cards, d); },
     motion(d) {
       $('motion-tool').textContent = d.running ? d.tool + (d.preempted_by ? ' (' + label('stopping') + ')' : '')
         : label('idle') + (d.tool ? ' (' + d.tool + ')' : '');
-      $('motion-progress').value = d.fraction || 0;
-      $('motion-message').textContent = d.message || '';
+      $('motion-progress').value = d.running ? d.fraction || 0 : 0;
+      $('motion-message').textContent = d.running ? d.message || '' : '';  // how it ended: banner
       const w = d.envelope.workspace_m;  // field names, as in robot://description
-      $('envelope').textContent = Object.entries(d.envelope).map(([k, v]) => k + ': ' +
+      $('envelope').textContent = Object.entries(d.envelope).map(([k, v]) => label('env_' + k) + ': ' +
         (k === 'workspace_m' ? w.frame + ' [' + w.min.join(', ') + '] .. [' + w.max.join(', ') +
           ']' : v)).join('\n');
     },
@@ -175,11 +187,12 @@
     withdrawn(d) { window.consoleApprovals.withdrawn(cards, d); showWaiting(); },
     audit(d) {
       const who = d.decided_by ? ' [' + d.decided_by + ']' : '';
-      const li = item(d.time + ' ' + d.tool + ' ' + d.outcome + (d.code ? ' ' + d.code : '') +
-        who + ' ' + JSON.stringify(d.args));
-      li.className = 'entry';
+      const at = d.time ? new Date(d.time).toLocaleTimeString() : '';  // local time
+      const li = item(at + ' ' + (d.tool || d.event) + ' ' + d.outcome + (d.code ? ' ' + d.code : '') +
+        who + (d.args !== undefined ? ' ' + JSON.stringify(d.args) : '') + (d.reason ? ' ' + d.reason : ''));
+      li.className = d.read ? 'entry read' : 'entry';
       $('audit').prepend(li);
-      while ($('audit').children.length > 50) $('audit').lastChild.remove();
+      while ($('audit').children.length > 200) $('audit').lastChild.remove();
     },
     hold(d) {
       $('held').hidden = !d.held;
@@ -193,6 +206,8 @@
     image(d) {
       $('scene-error').textContent = d.error || '';
       if (d.version > 0) showImage(d.version);
+      $('scene-time').textContent = d.taken ? label('scene_taken', { at: new Date(d.taken * 1000).toLocaleTimeString() }) : '';
+      window.consoleView.image = { version: d.version, taken: d.taken };
     },
   };
 
@@ -215,6 +230,7 @@
   function showWaiting() {
     const n = window.consoleApprovals.pending();
     window.consoleView.waiting = n;
+    window.consoleBanner.waiting(n);
     document.title = (n ? label('title_waiting', { n }) + ' — ' : '') + label('title');
     $('icon').href = n ? '/console/icon-waiting.svg' : '/console/icon.svg';
   }
@@ -224,27 +240,6 @@
     const li = document.createElement('li');
     li.textContent = text;
     return li;
-  }
-
-  function plot() {
-    const canvas = $('force');
-    const g = canvas.getContext('2d');
-    g.clearRect(0, 0, canvas.width, canvas.height);
-    if (!forces.length) return;
-    const now = forces[forces.length - 1][0];
-    const span = Math.max(1, ...forces.map((f) => Math.max(...f.slice(1).map(Math.abs))));
-    const x = (t) => canvas.width * (1 - (now - t) / WINDOW_S);
-    const y = (v) => canvas.height * (0.5 - v / (2.2 * span));
-    g.strokeStyle = '#ccc';
-    g.beginPath(); g.moveTo(0, y(0)); g.lineTo(canvas.width, y(0)); g.stroke();
-    ['#c0392b', '#27ae60', '#2e86c1'].forEach((colour, axis) => {
-      g.strokeStyle = colour;
-      g.beginPath();
-      forces.forEach((f, i) => (i ? g.lineTo : g.moveTo).call(g, x(f[0]), y(f[axis + 1])));
-      g.stroke();
-    });
-    g.fillStyle = '#222';
-    g.fillText('Fx Fy Fz  ±' + span.toFixed(1) + ' N', 4, 12);
   }
 
   function dispatch(chunk) {
@@ -303,6 +298,10 @@
     $('stop').addEventListener('click', pressStop);
     $('release').addEventListener('click', () => post('release'));
     $('capture').addEventListener('click', () => post('capture'));
+    window.consoleBanner.wire(cards);
+    $('show-reads').addEventListener('change', () => {
+      document.body.classList.toggle('show-reads', $('show-reads').checked);
+    });
     window.addEventListener('hashchange', () => { if (secretFromFragment()) connect(); });
     $('token-form').addEventListener('submit', (e) => {
       e.preventDefault();
