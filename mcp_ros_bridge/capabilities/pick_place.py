@@ -92,7 +92,7 @@ async def pick_steps(ctx: CallContext, args: dict[str, Any], job: Job, do: Steps
     async with job.step('above'):
         await do.free(do.pose((x, y, above), q))
     async with job.step('descend'):
-        await do.line(do.pose((x, y, gz), q))
+        await do.line(do.pose((x, y, gz), q), touch=frozenset({name}))
     async with job.step('grasp'):
         await do.grasp(float(args['force_n']))
     async with job.step('lift'):

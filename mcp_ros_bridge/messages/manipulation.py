@@ -23,6 +23,10 @@ TABLE = {
         'further, call again with a larger max_distance_m.{where}',
         'NO_CONTACT：移动了 {travelled} m，未接触任何物体{limit}。要走得更远，请用更大的 '
         'max_distance_m 再次调用。{where}'),
+    'guarded_no_contact_touched': both(
+        'NO_CONTACT: moved {travelled} m; it touched something, but the contact force stayed '
+        'below the threshold (peak {peak} N){limit}.{where}',
+        'NO_CONTACT：移动了 {travelled} m；接触到了东西，但接触力一直低于阈值（峰值 {peak} N）{limit}。{where}'),
     'guarded_limited': both(' (the line ended at: {by})', '（直线止于：{by}）'),
     'guarded_ended': both('Guarded move ended with {status}: {message}. {advice}{where}',
                           '接触停止运动以 {status} 结束：{message}。{advice}{where}'),
