@@ -27,6 +27,14 @@ TABLE = {
         'NO_CONTACT: moved {travelled} m; it touched something, but the contact force stayed '
         'below the threshold (peak {peak} N){limit}.{where}',
         'NO_CONTACT：移动了 {travelled} m；接触到了东西，但接触力一直低于阈值（峰值 {peak} N）{limit}。{where}'),
+    'guarded_threshold_fix': both(
+        'At {speed} m/s the threshold may be at most {cap} N: the impact grows ~{per} N per '
+        'mm/s, and the force at the stop must stay under the {limit} N limit. Lower '
+        'contact_force_n, or approach slower (smaller speed_mps). Nothing moved; a corrected '
+        'call returns CONTACT or NO_CONTACT.',
+        '以 {speed} m/s 移动时阈值最多为 {cap} N：冲击力约每 mm/s 增加 {per} N，停止时的力必须低于 {limit} N '
+        '的限值。请降低 contact_force_n，或更慢地接近（更小的 speed_mps）。没有任何运动；修正后的调用返回 '
+        'CONTACT 或 NO_CONTACT。'),
     'guarded_limited': both(' (the line ended at: {by})', '（直线止于：{by}）'),
     'guarded_ended': both('Guarded move ended with {status}: {message}. {advice}{where}',
                           '接触停止运动以 {status} 结束：{message}。{advice}{where}'),
