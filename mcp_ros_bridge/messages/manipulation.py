@@ -107,6 +107,8 @@ TABLE = {
                               '正夹持 {object}，指尖位于 z {z} m'),
     'job_state_empty': both('gripper {status}, fingertip at z {z} m',
                             '夹爪 {status}，指尖位于 z {z} m'),
+    'job_step_still': both('this step did not move (the steps before it did)',
+                           '此步骤没有运动（此前的步骤已运动）'),
     'job_failed': both(
         '{tool} stopped at step "{step}" with {code}: {message}. {advice} Done before: {done}. '
         'Now: {state}.',
