@@ -141,13 +141,19 @@ def stiction_welds(hand: str = 'panda_hand', objects: Sequence[str] = OBJECTS) -
 def actuators(joints: Sequence[str], q_min: Sequence[float], q_max: Sequence[float],
               dq_max: Sequence[float], kp: Sequence[float], kv: Sequence[float],
               fingers: Sequence[str]) -> list[str]:
-    """Return the arm's position and velocity servos and the fingers' switchable ones."""
+    """
+    Return the arm's servos and the fingers' switchable ones.
+
+    Each arm joint has a position and a velocity servo and a motor for the inertial
+    feed-forward; the joint's ``actuatorfrcrange`` (the URDF effort) bounds their sum.
+    """
     acts = []
     for i, j in enumerate(joints):
         acts.append(f'<position name="{j}_pos" joint="{j}" kp="{kp[i]}" '
                     f'ctrlrange="{q_min[i]} {q_max[i]}"/>')
         acts.append(f'<velocity name="{j}_vel" joint="{j}" kv="{kv[i]}" '
                     f'ctrlrange="{-dq_max[i]} {dq_max[i]}"/>')
+        acts.append(f'<motor name="{j}_ff" joint="{j}"/>')
     for j in fingers:
         acts.append(f'<general name="{j}" joint="{j}" gaintype="fixed" biastype="affine" '
                     f'gainprm="{FINGER_KP}" biasprm="0 {-FINGER_KP} {-FINGER_KV}" '
