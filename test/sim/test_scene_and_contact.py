@@ -81,7 +81,7 @@ async def test_a_straight_line_through_the_cylinder_is_refused_and_nothing_moves
         assert block['details']['objects'] == ['cylinder'], block
         assert 'cylinder' in text and 'nothing moved' in text, text
         assert 0.0 < block['details']['fraction'] < 1.0
-    assert np.allclose(before, after, atol=1e-4), 'neither the arm nor an object moved'
+    assert np.allclose(before, after, atol=2e-3), 'neither the arm nor an object moved'
 
 
 async def test_a_free_motion_across_the_box_is_refused_and_a_way_above_it_runs(sim_bridge):
@@ -99,7 +99,7 @@ async def test_a_free_motion_across_the_box_is_refused_and_a_way_above_it_runs(s
                 'position': {'x': p['x'], 'y': p['y'] - 0.12, 'z': 0.25}})
     text = across.content[0].text
     assert across.is_error and error_block(across)['details']['objects'] == ['box'], text
-    assert np.allclose(before, after, atol=1e-4)
+    assert np.allclose(before, after, atol=2e-3)
     assert over['status'] == 'SUCCEEDED' and over['scene_changes'] == []
     assert np.allclose(_body(sim_bridge, 'box'), [p['x'], p['y'], p['z']], atol=1e-3)
 

@@ -5,8 +5,8 @@ A Franka Emika Panda with Franka's published joint origins (the
 ``franka_description`` kinematics), datasheet joint limits, plausible masses
 (after Gaz et al. 2019) and capsule/box collision geometry; the Franka Hand
 with two force-limited prismatic fingers; a 6-axis force/torque sensor between
-the flange and the hand; a table whose top is the base plane z = 0; a box and
-a cylinder to grasp; a fixed scene camera. The world frame is ``panda_link0``.
+the flange and the hand; a table (a 1.3 x 1.6 m slab: objects fall off its
+edges) whose top is the base plane z = 0; a box and a cylinder to grasp; a fixed scene camera. The world frame is ``panda_link0``.
 """
 
 from __future__ import annotations
@@ -201,10 +201,8 @@ def scene_xml() -> str:
   <light pos="1.5 1 1.5" dir="-1 -0.6 -1" diffuse="0.35 0.35 0.35" castshadow="false"/>
   <geom name="floor" type="plane" pos="0 0 -0.75" size="3 3 0.1" rgba="0.3 0.3 0.32 1"
         contype="2" conaffinity="1"/>
-  <geom name="table" type="plane" size="0.65 0.8 0.01" pos="0.35 0 0" rgba="0 0 0 0"
+  <geom name="table" type="box" pos="0.35 0 -0.025" size="0.65 0.8 0.025" material="wood"
         contype="2" conaffinity="1"/>
-  <geom name="table_top" type="box" pos="0.35 0 -0.025" size="0.65 0.8 0.025" material="wood"
-        contype="0" conaffinity="0"/>
   <camera name="scene" pos="1.55 1.05 0.85" mode="targetbody" target="look_at" fovy="45"/>
   <body name="look_at" pos="0.35 0 0.15"/>"""
 
