@@ -64,7 +64,7 @@ async def test_unreachable_target_advice_is_checkable(sim_bridge):
 
 
 async def _pick(c: Client, name: str, lift_z: float = 0.2) -> dict:
-    """Open, descend around the object to its grasp height, grasp at 15 N, lift; return its centre."""
+    """Open, descend to the object's grasp height, grasp at 15 N, lift; return its centre."""
     p = await object_centre(c, name)
     listed = (await c.call_tool('list_objects', {})).structured_content['objects']
     z = next(o['grasp_z_m'] for o in listed if o['name'] == name)

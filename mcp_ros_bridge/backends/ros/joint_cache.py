@@ -7,10 +7,11 @@ it arrives (:func:`~mcp_ros_bridge.backends.sensor_checks.check_joint_arrays`,
 stamps against the node clock); a rejected one changes nothing, so one bad
 message never displaces good data of any joint. An older stamp never replaces
 a newer one; a stamp ahead of the node clock is kept as the clock's now, so a
-sample stamped in the future cannot hold off the real ones that follow it. Memory is bounded: only the configured joints are kept (without
-a configuration, the first :data:`MAX_OTHER_JOINTS` names), so a read (and the
-stop that polls it) takes the same time however many name sets a topic has sent,
-and joints of other devices on the topic (a base's wheels) never enter a read.
+sample stamped in the future cannot hold off the real ones that follow it.
+Memory is bounded: only the configured joints are kept (without a configuration,
+the first :data:`MAX_OTHER_JOINTS` names), so a read (and the stop that polls it)
+takes the same time however many name sets a topic has sent, and joints of other
+devices on the topic (a base's wheels) never enter a read.
 """
 
 from __future__ import annotations

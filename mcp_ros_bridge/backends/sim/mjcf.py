@@ -6,7 +6,8 @@ A Franka Emika Panda with Franka's published joint origins (the
 (after Gaz et al. 2019) and capsule/box collision geometry; the Franka Hand
 with two force-limited prismatic fingers; a 6-axis force/torque sensor between
 the flange and the hand; a table (a 1.3 x 1.6 m slab: objects fall off its
-edges) whose top is the base plane z = 0; a box and a cylinder to grasp; a fixed scene camera. The world frame is ``panda_link0``.
+edges) whose top is the base plane z = 0; a box and a cylinder to grasp; a
+fixed scene camera. The world frame is ``panda_link0``.
 """
 
 from __future__ import annotations
