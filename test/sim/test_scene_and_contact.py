@@ -84,24 +84,33 @@ async def test_a_straight_line_through_the_cylinder_is_refused_and_nothing_moves
     assert np.allclose(before, after, atol=2e-3), 'neither the arm nor an object moved'
 
 
-async def test_a_free_motion_across_the_box_is_refused_and_a_way_above_it_runs(sim_bridge):
-    """Low beside the box to low past it: the joint path meets the box, refused; above it runs."""
+async def test_a_free_motion_across_the_box_goes_around_it_and_the_line_through_is_refused(
+        sim_bridge):
+    """Low beside the box to low past it: the planner detours; the straight line is refused."""
+    from mcp_ros_bridge.backends.port import BackendError
+    from mcp_ros_bridge.backends.sim.scene_check import check_planned
+    from mcp_ros_bridge.backends.sim.trajectory import Trajectory
+    backend = sim_bridge.backend
     async with Client(sim_bridge.server, mode='legacy') as c:
         with anyio.fail_after(180):
             p = await _centre(c, 'box')
             await _ok(c, 'move_arm_to_pose', {'position': {'x': p['x'], 'y': p['y'] + 0.12,
                                                            'z': 0.03}})
-            before = _physics(sim_bridge)
-            across = await c.call_tool('move_arm_to_pose', {
+            start = _physics(sim_bridge)
+            across = await _ok(c, 'move_arm_to_pose', {
                 'position': {'x': p['x'], 'y': p['y'] - 0.12, 'z': 0.03}})
-            after = _physics(sim_bridge)
-            over = await _ok(c, 'move_arm_to_pose', {
-                'position': {'x': p['x'], 'y': p['y'] - 0.12, 'z': 0.25}})
-    text = across.content[0].text
-    assert across.is_error and error_block(across)['details']['objects'] == ['box'], text
-    assert np.allclose(before, after, atol=2e-3)
-    assert over['status'] == 'SUCCEEDED' and over['scene_changes'] == []
+            end = _physics(sim_bridge)
+    assert across['status'] == 'SUCCEEDED' and across['scene_changes'] == [], across['text']
     assert np.allclose(_body(sim_bridge, 'box'), [p['x'], p['y'], p['z']], atol=1e-3)
+    # the joint line between the same two postures, as the planner's first try, runs
+    # through the box: the check every planned motion passes refuses it
+    w = backend.world
+    line = np.linspace(start[w.arm_qpos], end[w.arm_qpos], 400)
+    with pytest.raises(BackendError) as refused:
+        check_planned(backend.planner, start, Trajectory(line, np.zeros_like(line), 0.01, 4.0))
+    assert refused.value.code == 'PLANNING_FAILED' and refused.value.details['objects'] == [
+        'box'], refused.value.message
+    assert 'box' in refused.value.message and 'nothing moved' in refused.value.message
 
 
 async def test_a_guarded_move_that_shoves_the_box_reports_the_contact(sim_bridge):
