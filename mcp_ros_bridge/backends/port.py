@@ -197,7 +197,12 @@ class JointGoal:
 
 @dataclass(frozen=True)
 class CartesianGoal:
-    """Follow straight-line segments through ``waypoints`` (same frame each)."""
+    """
+    Follow straight-line segments through ``waypoints`` (same frame each).
+
+    ``may_touch``: known objects the hand may touch on the way (a pick's descent
+    around the object it grasps); any other known object on the path refuses it.
+    """
 
     waypoints: Sequence[Pose]
     limits: MotionLimits
@@ -205,6 +210,7 @@ class CartesianGoal:
     max_step_m: float = 0.005
     min_fraction: float = 1.0
     avoid_collisions: bool = True
+    may_touch: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,10 @@ from mcp_ros_bridge.backends.port import (BackendError, GuardedGoal, MotionLimit
                                           MotionStatus)
 from mcp_ros_bridge.capabilities.base import (CallContext, fmt, Kind, MOTION, NUM, Outcome,
                                               output_schema, POSE_BRIEF, STR, XYZ)
+from mcp_ros_bridge.capabilities.grip_report import held_before
 from mcp_ros_bridge.capabilities.motion import failure_details
+from mcp_ros_bridge.capabilities.scene_changes import (add_scene_changes, scene_before,
+                                                       SCENE_CHANGES)
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict
 from mcp_ros_bridge.messages import MESSAGES, said, t
 from transforms3d.quaternions import rotate_vector
@@ -26,8 +29,9 @@ GUARDED_OUTPUT = output_schema({
     'status': {'type': 'string', 'enum': ENDS}, 'message': STR, 'contact': CONTACT_SCHEMA,
     'travelled_m': NUM, 'final_pose': POSE_BRIEF, 'stop_latency_s': NUM,
     'peak_force_n': {'type': 'number', 'description': said('schema_guarded_peak')},
-    'path_limited_by': STR, 'duration_s': NUM,
+    'path_limited_by': STR, 'duration_s': NUM, 'scene_changes': SCENE_CHANGES,
 }, ['status', 'message', 'travelled_m', 'duration_s'])
+TOUCHED_N = 1.0  # a peak force from this up below the threshold is a touch, not "nothing"
 
 
 def guarded_limits(ctx: CallContext, distance_m: float, speed_mps: float) -> MotionLimits:
@@ -105,6 +109,10 @@ def guarded_outcome(result: MotionResult) -> Outcome:
         return Outcome(text, s)
     if s['status'] == 'NO_CONTACT':
         limit = t('guarded_limited', by=s['path_limited_by']) if 'path_limited_by' in s else ''
+        peak = float(s.get('peak_force_n', 0.0))
+        if peak >= TOUCHED_N:
+            return Outcome(t('guarded_no_contact_touched', travelled=fmt(s['travelled_m'], 4),
+                             peak=fmt(peak, 1), limit=limit, where=where), s)
         return Outcome(t('guarded_no_contact', travelled=fmt(s['travelled_m'], 4),
                          limit=limit, where=where), s)
     key = f'motion_advice_{result.status.value}'
@@ -124,9 +132,13 @@ async def run_move_until_contact(ctx: CallContext, args: dict[str, Any]) -> Outc
         now = await ctx.backend.end_effector_pose(ctx.robot.base_frame, ctx.robot.end_effector)
         x, y, z = (float(v) for v in rotate_vector((0.0, 0.0, 1.0), now.orientation))
         direction = (x, y, z)
+    held = await held_before(ctx)
+    scene = await scene_before(ctx)
     result = await approach(ctx, direction, float(args['max_distance_m']),
                             float(args['speed_mps']), float(args['contact_force_n']), ctx.progress)
-    return guarded_outcome(result)
+    outcome = guarded_outcome(result)
+    await add_scene_changes(ctx, scene, held.object_name if held else None, outcome)
+    return outcome
 
 
 KINDS = [

@@ -55,8 +55,13 @@ class Steps:
         """Move the fingertip freely to ``target``."""
         raise NotImplementedError
 
-    async def line(self, target: Pose, free: bool = False) -> None:
-        """Move straight to ``target`` (``free``: a free motion where no line is)."""
+    async def line(self, target: Pose, free: bool = False,
+                   touch: frozenset[str] = frozenset()) -> None:
+        """
+        Move straight to ``target`` (``free``: a free motion where no line is).
+
+        ``touch``: the known objects the hand may touch on the way.
+        """
         raise NotImplementedError
 
     async def touch(self, start: Pose, distance_m: float, force_n: float) -> MotionResult | None:
@@ -84,9 +89,11 @@ class Run(Steps):
         await self.job.moved(await self.ctx.backend.move_to_pose(
             PoseGoal(target, self.lim, link=self.link), self.job.sub))
 
-    async def line(self, target: Pose, free: bool = False) -> None:
+    async def line(self, target: Pose, free: bool = False,
+                   touch: frozenset[str] = frozenset()) -> None:
         """Move in a straight line to ``target``; ``free``: a free motion where no line is."""
-        goal = CartesianGoal([target], self.lim, link=self.link, max_step_m=STEP_M)
+        goal = CartesianGoal([target], self.lim, link=self.link, max_step_m=STEP_M,
+                             may_touch=touch)
         result = await self.ctx.backend.follow_cartesian_path(goal, self.job.sub)
         if free and result.status is MotionStatus.PARTIAL:
             result = await self.ctx.backend.move_to_pose(
@@ -173,13 +180,15 @@ class Preview(Steps):
         self._record('free', target, 'reachable' if self.moved else 'planned', took)
         self.moved = True
 
-    async def line(self, target: Pose, free: bool = False) -> None:
+    async def line(self, target: Pose, free: bool = False,
+                   touch: frozenset[str] = frozenset()) -> None:
         """Plan the line from here when the arm would be here; else check its end is reachable."""
         if self.moved:
             took = await self._planned(PoseGoal(target, self.lim, link=self.link))
             self._record('line', target, 'reachable', took)
             return
-        goal = CartesianGoal([target], self.lim, link=self.link, max_step_m=STEP_M)
+        goal = CartesianGoal([target], self.lim, link=self.link, max_step_m=STEP_M,
+                             may_touch=touch)
         took = await self._planned(goal, free)
         self._record('line', target, 'planned', took)
         self.moved = True

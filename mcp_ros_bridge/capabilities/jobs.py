@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+import re
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, GripResult, GripStatus, MotionResult
 from mcp_ros_bridge.capabilities.base import CallContext, fmt, NUM, Outcome, STR
 from mcp_ros_bridge.messages import MESSAGES, t
 
+# a step's own "nothing moved" (en, zh), untrue of the job once earlier steps moved
+_NOTHING_MOVED = re.compile(r'[Nn]othing (?:moved|was executed)(?: again)?|没有(?:执行)?任何运动')
 JOB_FIELDS = {'status': STR, 'message': STR, 'object': STR,
               'steps_done': {'type': 'array', 'items': STR}, 'failed_step': STR,
               'duration_s': NUM}
@@ -106,6 +109,8 @@ class Job:
     async def failure(self, code: str, message: str, advice: str,
                       details: dict[str, Any]) -> Outcome:
         """Return the error outcome of the current step with what had already happened."""
+        if self.done and not self.preview:
+            message, advice = _this_step_only(message), _this_step_only(advice)
         done = ', '.join(t('step_' + s) for s in self.done) or t('job_nothing_done')
         if self.preview and self.done:  # nothing ran: the steps before were planned, checked
             done = t('job_preview_checked', steps=done)
@@ -119,6 +124,14 @@ class Job:
         return Outcome(text, s, is_error=True, error_code=code,
                        error_details={**details, 'failed_step': self.current,
                                       'steps_done': done_list, 'state': state, **extra})
+
+
+def _this_step_only(text: str) -> str:
+    """Say that the failing step, not the job, moved nothing (the steps before it ran)."""
+    def said(match: re.Match[str]) -> str:
+        still = t('job_step_still')
+        return still[:1].upper() + still[1:] if match.group(0)[0] == 'N' else still
+    return _NOTHING_MOVED.sub(said, text)
 
 
 async def refuse_while_holding(ctx: CallContext, fix: str) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 from mcp_ros_bridge.backends.port import BackendError
 from mcp_ros_bridge.capabilities.base import (CallContext, fmt, Kind, Outcome,
                                               output_schema, POSE_BRIEF, READ_ONLY, STR)
-from mcp_ros_bridge.capabilities.object_heights import grasp_z
+from mcp_ros_bridge.capabilities.object_heights import face_above_tcp, grasp_z
 from mcp_ros_bridge.catalog.bindings import FrameBinding
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict
 from mcp_ros_bridge.messages import t
@@ -42,7 +42,7 @@ async def run_list_objects(ctx: CallContext, args: dict[str, Any]) -> Outcome:
             line += t('objects_line_no_pose')
         else:
             entry['pose'] = pose_to_dict(pose)
-            entry['grasp_z_m'] = round(grasp_z(pose), 4)
+            entry['grasp_z_m'] = round(grasp_z(pose, obj, face_above_tcp(ctx.robot)), 4)
             line += t('objects_line_pose', pose=describe_pose(pose),
                       z=fmt(pose.position[2], 3))
         objects.append(entry)

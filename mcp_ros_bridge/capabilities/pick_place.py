@@ -21,7 +21,7 @@ from mcp_ros_bridge.capabilities.job_preview import planned_job, preview_or_run
 from mcp_ros_bridge.capabilities.job_steps import STEP_PLAN, Steps
 from mcp_ros_bridge.capabilities.jobs import (Job, JOB_FIELDS, refuse_while_holding,
                                               StepFailed)
-from mcp_ros_bridge.capabilities.object_heights import grasp_z
+from mcp_ros_bridge.capabilities.object_heights import face_above_tcp, grasp_z
 from mcp_ros_bridge.capabilities.placing import (APPROACH_M, place_outcome, PlacePlan,
                                                  plan_place, verify_place)
 from mcp_ros_bridge.geometry import rpy_deg_to_quat
@@ -84,7 +84,8 @@ async def pick_steps(ctx: CallContext, args: dict[str, Any], job: Job, do: Steps
         await refuse_while_holding(ctx, 'pick_holding_fix')
         refuse_too_wide(ctx, name)
         pose = await b.object_pose(name, base)
-    x, y, gz = pose.position[0], pose.position[1], grasp_z(pose)
+    gz = grasp_z(pose, ctx.robot.objects.get(name), face_above_tcp(ctx.robot))
+    x, y = pose.position[0], pose.position[1]
     q, above = _down(_finger_yaw(pose)), gz + APPROACH_M
     job.structured.update(grasp_z_m=round(gz, 4), lifted_z_m=round(above, 4))
     async with job.step('open'):
@@ -92,7 +93,7 @@ async def pick_steps(ctx: CallContext, args: dict[str, Any], job: Job, do: Steps
     async with job.step('above'):
         await do.free(do.pose((x, y, above), q))
     async with job.step('descend'):
-        await do.line(do.pose((x, y, gz), q))
+        await do.line(do.pose((x, y, gz), q), touch=frozenset({name}))
     async with job.step('grasp'):
         await do.grasp(float(args['force_n']))
     async with job.step('lift'):

@@ -7,7 +7,8 @@ does), above (over the side opposite the push), descend (to the push height,
 fingertips leading: push_plan.py), push (one guarded line of gap + distance in
 which contact with the object is allowed up to ``max_force_n``; any other
 contact stops it), retreat (back off, then up) and verify (from the object's
-pose: how far it moved along the direction, sideways, and its tilt).
+pose: how far it moved along the direction, sideways, its tilt, and whether it fell
+off the table's edge).
 """
 
 from __future__ import annotations
@@ -33,12 +34,12 @@ PUSH_STEPS = ['check', 'close', 'above', 'descend', 'push', 'retreat', 'verify']
 PUSH_SPEED_MPS = 0.01  # the contact's force grows with speed: 0.02 m/s doubles the peak
 # (and never above limits.max_guarded_speed_mps, the guarded line's impact bound)
 OTHER_CONTACT_N = 5.0   # any contact but the pushed object's stops the line above this
-TOLERANCE_M, TIPPED_DEG = 0.01, 5.0
+TOLERANCE_M, TIPPED_DEG, FELL_M = 0.01, 5.0, 0.02  # FELL: its centre this much lower
 BACK_OFF_M, RETREAT_M = 0.005, 0.08
 GRIP_SPEED_MPS, GRIP_TIMEOUT_S, STEP_M = 0.05, 10.0, 0.005
 PUSH_OUTPUT = output_schema({
-    **JOB_FIELDS, 'status': {'enum': ['PUSHED', 'SHORT', 'LONG', 'TIPPED', 'FAILED']},
-    'moved_m': NUM, 'lateral_m': NUM, 'tilt_deg': NUM, 'push_force_n': {
+    **JOB_FIELDS, 'status': {'enum': ['PUSHED', 'SHORT', 'LONG', 'TIPPED', 'FELL', 'FAILED']},
+    'moved_m': NUM, 'dropped_m': NUM, 'lateral_m': NUM, 'tilt_deg': NUM, 'push_force_n': {
         'type': 'number', 'description': said('schema_push_force')},
     'scene_changes': SCENE_CHANGES}, ['status', 'message', 'steps_done'])
 
@@ -132,7 +133,7 @@ async def run_push_object(ctx: CallContext, args: dict[str, Any]) -> Outcome:
             await _verify(ctx, job, name, start, plan.unit, distance)
     except StepFailed as failed:
         outcome = failed.outcome
-        if outcome.error_code in ('SHORT', 'LONG', 'TIPPED'):  # it ran; the result is off
+        if outcome.error_code in ('SHORT', 'LONG', 'TIPPED', 'FELL'):  # it ran; it is off
             outcome.structured['status'] = outcome.error_code
         if 'descend' in job.done and 'moved_m' not in outcome.structured:  # it may have moved
             await _measure(ctx, name, scene.get(name), plan.unit, outcome)
@@ -169,8 +170,15 @@ async def _measure(ctx: CallContext, name: str, start: Pose | None,
 async def _verify(ctx: CallContext, job: Job, name: str, start: Pose,
                   unit: tuple[float, float, float], distance: float) -> None:
     """Check from the object's pose how far it went; a short, long or tipped push fails."""
-    m = measured(start, await ctx.backend.object_pose(name, ctx.robot.base_frame), unit)
+    now = await ctx.backend.object_pose(name, ctx.robot.base_frame)
+    m = measured(start, now, unit)
     job.structured.update(m)
+    dropped = round(start.position[2] - now.position[2], 4)
+    if dropped > FELL_M:  # off the table's edge
+        job.structured['dropped_m'] = dropped
+        raise BackendError('FELL', t('push_fell', object=name, dropped=fmt(dropped * 1000, 1),
+                                     moved=fmt(m['moved_m'] * 1000, 1)),
+                           advice=t('push_fix_FELL'), details={'dropped_m': dropped})
     off = m['moved_m'] - distance
     status = ('TIPPED' if m['tilt_deg'] >= TIPPED_DEG or not math.isfinite(m['tilt_deg'])
               else 'SHORT' if off < -TOLERANCE_M else 'LONG' if off > TOLERANCE_M else '')

@@ -197,8 +197,8 @@ ros:
 
 gripper:
   max_width_m: {width}   # CHECK: the open finger gap{f' = {width_from}' if width_from else ''}
-  min_force_n: {FORCE_RANGE_N[0]}
-  max_force_n: {FORCE_RANGE_N[1]}
+  min_force_n: {FORCE_RANGE_N[0]}   # CHECK: the grip force range your gripper and objects take
+  max_force_n: {FORCE_RANGE_N[1]}  # CHECK
   mass_kg: {round(gripper_mass_kg, 4)}            # below the arm's last link (URDF inertials)
   com_m: [0.0, 0.0, 0.05]        # CHECK: their centre of mass in the F/T sensor frame
 {_command_lines(model, parsed)}
@@ -215,8 +215,10 @@ limits:
   max_acceleration_scaling: 0.5
   default_velocity_scaling: 0.2
   default_acceleration_scaling: 0.2
-  max_cartesian_speed_mps: 0.25
-  contact_force_limit_n: 40.0
+  max_cartesian_speed_mps: 0.25      # CHECK: your cell's reduced tool speed
+  contact_force_limit_n: 40.0        # CHECK: the contact force your arm, sensor and cell may take
+  max_guarded_speed_mps: 0.01        # CHECK: the fastest approach whose impact stays under the
+                                     # limit (measure it: bench/bench_guarded_move.py)
   sensor_max_age_s: 0.5
   joint_limit_margin_rad: {MARGIN_RAD}
   joint_limit_margin_m: {MARGIN_M}      # the margin of a prismatic arm joint (m)

@@ -23,6 +23,18 @@ TABLE = {
         'further, call again with a larger max_distance_m.{where}',
         'NO_CONTACT：移动了 {travelled} m，未接触任何物体{limit}。要走得更远，请用更大的 '
         'max_distance_m 再次调用。{where}'),
+    'guarded_no_contact_touched': both(
+        'NO_CONTACT: moved {travelled} m; it touched something, but the contact force stayed '
+        'below the threshold (peak {peak} N){limit}.{where}',
+        'NO_CONTACT：移动了 {travelled} m；接触到了东西，但接触力一直低于阈值（峰值 {peak} N）{limit}。{where}'),
+    'guarded_threshold_fix': both(
+        'At {speed} m/s the threshold may be at most {cap} N: the impact grows ~{per} N per '
+        'mm/s, and the force at the stop must stay under the {limit} N limit. Lower '
+        'contact_force_n, or approach slower (smaller speed_mps). Nothing moved; a corrected '
+        'call returns CONTACT or NO_CONTACT.',
+        '以 {speed} m/s 移动时阈值最多为 {cap} N：冲击力约每 mm/s 增加 {per} N，停止时的力必须低于 {limit} N '
+        '的限值。请降低 contact_force_n，或更慢地接近（更小的 speed_mps）。没有任何运动；修正后的调用返回 '
+        'CONTACT 或 NO_CONTACT。'),
     'guarded_limited': both(' (the line ended at: {by})', '（直线止于：{by}）'),
     'guarded_ended': both('Guarded move ended with {status}: {message}. {advice}{where}',
                           '接触停止运动以 {status} 结束：{message}。{advice}{where}'),
@@ -95,6 +107,8 @@ TABLE = {
                               '正夹持 {object}，指尖位于 z {z} m'),
     'job_state_empty': both('gripper {status}, fingertip at z {z} m',
                             '夹爪 {status}，指尖位于 z {z} m'),
+    'job_step_still': both('this step did not move (the steps before it did)',
+                           '此步骤没有运动（此前的步骤已运动）'),
     'job_failed': both(
         '{tool} stopped at step "{step}" with {code}: {message}. {advice} Done before: {done}. '
         'Now: {state}.',

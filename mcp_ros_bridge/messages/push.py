@@ -70,6 +70,13 @@ TABLE = {
     'push_fix_LONG': both(
         'It slid on: push it back by the excess with the opposite direction. ' + _RETURNS[0],
         '物体滑过了头：请沿相反方向推回多出的距离。' + _RETURNS[1]),
+    'push_fell': both(
+        'the {object} fell off the table: its centre is {dropped} mm lower, {moved} mm along',
+        '{object} 从桌边掉落：其中心低了 {dropped} mm，沿推动方向移动了 {moved} mm'),
+    'push_fix_FELL': both(
+        'It is off the table: it cannot be pushed or picked there. Push toward the middle of the '
+        'table, not over its edge.',
+        '物体已不在桌面上，无法在那里推动或拾取。请朝桌面中间推，不要推过桌边。'),
     'push_fix_TIPPED': both(
         'It tipped over or leans: look with capture_scene_image; stand it up with pick_object '
         'and place_object before pushing again. ' + _RETURNS[0],

@@ -242,6 +242,14 @@ TABLE: dict[str, tuple[str, str]] = {
     'sim_path_collides_fix': both(
         'go through an intermediate pose higher above the table',
         '请经过一个离桌面更高的中间位姿'),
+    'sim_path_meets_object': both(
+        'the planned path runs into {objects} {at} s after the start ({contacts}); nothing '
+        'moved',
+        '规划的路径在开始后 {at} 秒撞到 {objects}（{contacts}）；没有任何运动'),
+    'sim_path_meets_object_fix': both(
+        'go around or above it through an intermediate pose; to touch it on purpose use '
+        'move_until_contact or push_object, which watch the force',
+        '请经过一个中间位姿绕开或越过它；要有意接触它，请用会监测力的 move_until_contact 或 push_object'),
     'sim_contact_abort': both(
         'contact force {force} N exceeded the {limit} N limit ({pair}); the arm stopped and '
         'backed off',

@@ -6,7 +6,8 @@ its straight line is cut where it would leave the workspace box (the result
 says so) instead of being refused. It is refused, and nothing moves, when the
 box leaves less than :data:`MIN_ROOM_M` along the direction, the finger axis is
 outside the approach cone, or the speed, threshold or push cap is outside its limit (the
-speed's: ``max_guarded_speed_mps``, where the impact stays under the contact-force cap).
+speed's: ``max_guarded_speed_mps``, where the impact stays under the contact-force cap; the
+threshold's: the contact-force limit less the impact margin at that speed).
 """
 
 from __future__ import annotations
@@ -21,6 +22,16 @@ from mcp_ros_bridge.safety.goal_checks import Envelope, LimitError
 from mcp_ros_bridge.safety.path_watch import Slack
 
 MIN_ROOM_M = 0.001
+# The impact of a guarded approach grows with its speed (~0.8 N per mm/s: the simulated
+# Panda on a rigid table, bench/bench_guarded_move.py; the tool text says the same). The
+# threshold stays this margin below the contact-force limit, so the force at the stop,
+# which is the threshold plus the rise while the arm stops, never passes the limit.
+IMPACT_N_PER_MPS = 800.0
+
+
+def threshold_cap(limit_n: float, speed_mps: float) -> float:
+    """Return the highest contact threshold (N) a guarded move may use at ``speed_mps``."""
+    return max(0.0, limit_n - IMPACT_N_PER_MPS * speed_mps)
 
 
 def room_along(p: Sequence[float], d: Sequence[float], lo: Sequence[float],
@@ -47,8 +58,15 @@ async def check_guarded(envelope: Envelope, goal: GuardedGoal, start: Pose,
     lim = envelope.limits
     top = min(lim.max_cartesian_speed_mps, lim.max_guarded_speed_mps)  # the impact's bound
     speed = envelope._bounded('speed_mps', goal.speed_mps, 0.0, top, True, notes)
-    force = envelope._bounded('contact_force_n', goal.force_threshold_n, 0.0,
-                              lim.contact_force_limit_n, True, notes)
+    top_force = threshold_cap(lim.contact_force_limit_n, speed)
+    try:
+        force = envelope._bounded('contact_force_n', goal.force_threshold_n, 0.0, top_force,
+                                  True, notes)
+    except LimitError as exc:
+        exc.advice = t('guarded_threshold_fix', cap=f'{top_force:.4g}', speed=f'{speed:g}',
+                       limit=f'{lim.contact_force_limit_n:g}',
+                       per=f'{IMPACT_N_PER_MPS / 1000:g}')
+        raise
     cap = goal.push_force_cap_n if not goal.push_object else envelope._bounded(
         'max_force_n', goal.push_force_cap_n, 0.0, lim.contact_force_limit_n, True, notes)
     envelope.orientation(start.orientation, t('guarded_label'), path=True,

@@ -147,3 +147,19 @@ def test_init_names_the_hand_links_below_the_last_arm_joint(tmp_path):
     hand = set(load_robot(str(tmp_path))[0].hand_links)
     assert {'panda_hand', 'panda_leftfinger', 'panda_rightfinger'} <= hand, hand
     assert not hand & {f'panda_link{i}' for i in range(8)}, hand
+
+
+def test_init_marks_the_limits_it_guesses_as_check(tmp_path):
+    """The grip force range, tool speed, contact limit and guarded speed are guesses: CHECK."""
+    from mcp_ros_bridge.catalog.init_config import write_config
+    from mcp_ros_bridge.catalog.loader import load_robot
+    urdf, srdf, _ = arm_files('ur5')
+    out = str(tmp_path / 'ur5')
+    write_config(out, urdf, srdf)
+    with open(f'{out}/robot.yaml', encoding='utf-8') as f:
+        lines = {ln.split(':')[0].strip(): ln for ln in f if ':' in ln}
+    for key in ('min_force_n', 'max_force_n', 'max_cartesian_speed_mps',
+                'contact_force_limit_n', 'max_guarded_speed_mps'):
+        assert '# CHECK' in lines[key], lines[key]
+    robot, _ = load_robot(out)
+    assert robot.limits.max_guarded_speed_mps == 0.01  # the schema's default, written out

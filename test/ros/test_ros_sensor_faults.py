@@ -207,3 +207,31 @@ def _catalog(tmp_path):
     """Write the shipped config with a fresh rig's MoveIt names to ``tmp_path``; load it."""
     raw = moveit_rig.tagged_yaml(moveit_rig.new_tag())
     return moveit_rig.ros_catalog(tmp_path, raw)
+
+
+async def test_a_joint_state_stamped_just_ahead_does_not_hold_off_the_real_ones(rig):
+    """A forged 7.7 rad stamped 0.24 s ahead (inside the tolerance): the next real sample wins."""
+    backend, _, _, peer = rig
+    publisher, JointState = joint_publisher(peer, backend.config)
+    cache, arm = backend.parts.joints, list(backend.config.arm_joints)
+    forged = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    store = cache._store
+
+    def watched(stamp, names, pos, vel, eff):
+        store(stamp, names, pos, vel, eff)
+        if pos and pos[0] == 7.7:
+            loop.call_soon_threadsafe(forged.set)
+    cache._store = watched
+    try:
+        while not forged.is_set():  # until discovery lets one through
+            publisher.publish(stamped(peer, JointState(name=arm, position=[7.7] * len(arm)),
+                                      offset_s=0.24))
+            await asyncio.sleep(0.02)
+        after = cache.count
+        await until(lambda: cache.count - after >= 5)  # real samples (500 Hz) came since
+        joints = await backend.joint_states()
+    finally:
+        cache._store = store
+    assert joints.positions[0] != 7.7, 'the forged sample was served as fresh'
+    assert joints.positions[:7] == pytest.approx(backend.config.home, abs=1e-3)

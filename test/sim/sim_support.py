@@ -95,7 +95,7 @@ class TableForceProbe:
         m = world.model
         self.future: concurrent.futures.Future = concurrent.futures.Future()
         self.halt_reason = None
-        self.table = {m.geom('table').id, m.geom('table_top').id}
+        self.table = {m.geom('table').id}
         robot = world.robot.arm_links[1:] + world.robot.hand_bodies
         self.robot = {m.body(n).id for n in robot}
         self.peak, self._f6, self._mj, self._np = 0.0, np.zeros(6), mujoco, np

@@ -10,6 +10,7 @@ import anyio
 from mcp import Client
 from mcp_ros_bridge.capabilities.base import fmt
 from mcp_ros_bridge.contract.results import error_block
+from mcp_ros_bridge.safety.guarded_envelope import threshold_cap
 import numpy as np
 import pytest
 from sim_support import TableForceProbe
@@ -88,3 +89,34 @@ async def test_guarded_move_faster_than_the_bound_is_refused_and_moves_nothing(s
     assert r.is_error and error_block(r)['details']['fields'] == ['speed_mps']
     assert f'{fastest:g}' in r.content[0].text, r.content[0].text
     assert np.allclose(before, w.snapshot()[0][w.arm_qpos], atol=1e-4)
+
+
+@pytest.mark.parametrize('speed', [0.005, 0.03])
+async def test_a_threshold_past_the_impact_margin_is_refused_and_at_its_cap_the_stop_holds(
+        sim_bridge, speed):
+    """A threshold at the 40 N limit is refused; the highest allowed one stops under 40 N."""
+    world, cap = sim_bridge.backend.world, sim_bridge.catalog.robot.limits.contact_force_limit_n
+    highest = threshold_cap(cap, speed)
+    async with Client(sim_bridge.server, mode='legacy') as c:
+        with anyio.fail_after(180):
+            r = await c.call_tool('move_arm_to_pose', {'position': {'x': 0.4, 'y': -0.2,
+                                                                    'z': 0.05}})
+            assert not r.is_error, r.content[0].text
+            before = world.snapshot()[0].copy()
+            refused = await c.call_tool('move_until_contact', {
+                'direction': 'down', 'max_distance_m': 0.08, 'speed_mps': speed,
+                'contact_force_n': cap})
+            after = world.snapshot()[0].copy()
+            probe = TableForceProbe(world)
+            world.submit(probe)
+            r = await c.call_tool('move_until_contact', {
+                'direction': 'down', 'max_distance_m': 0.08, 'speed_mps': speed,
+                'contact_force_n': highest})
+            physics_peak = await probe.finish()
+    block = error_block(refused)
+    assert refused.is_error and block['details']['limit'] == 'contact_force_n', block
+    assert f'{highest:.4g} N' in refused.content[0].text
+    assert np.allclose(before, after, atol=1e-4), 'the refused move moved nothing'
+    s = r.structured_content
+    assert not r.is_error and s['status'] == 'CONTACT', r.content[0].text
+    assert s['contact']['force_n'] >= highest and physics_peak <= cap, (s, physics_peak)

@@ -134,3 +134,33 @@ async def test_push_texts_in_chinese():
     (r,) = await calls_in_chinese([('push_object', push)])
     assert not r.is_error, r.content[0].text
     assert r.content[0].text.startswith('PUSHED：box 移动了'), r.content[0].text
+
+
+async def test_a_push_over_the_tables_edge_is_never_pushed(sim_bridge):
+    """
+    The box 80 mm from the table's left edge (y 0.8 m), pushed 120 mm left: never PUSHED.
+
+    At the edge the box either drops (FELL, how far from physics) or wedges on the edge's
+    corner until the force cap stops the push (FORCE_CAP, the box at the edge); which one
+    varies from run to run, and the result says which happened.
+    """
+    async with Client(sim_bridge.server, mode='legacy') as c:
+        with anyio.fail_after(240):
+            for tool, args in (('pick_object', {'object': 'box'}),
+                               ('place_object', {'target': {'x': 0.3, 'y': 0.72}})):
+                r = await c.call_tool(tool, args)
+                assert not r.is_error, r.content[0].text
+            start, _ = _physics(sim_bridge, 'box')
+            r = await c.call_tool('push_object', {'object': 'box', 'direction': 'left',
+                                                  'distance_m': 0.12, 'max_force_n': 30})
+    end, _ = _physics(sim_bridge, 'box')
+    s, text = r.structured_content, r.content[0].text
+    assert r.is_error and s['status'] != 'PUSHED', text
+    code = error_block(r)['code']
+    if end[2] < start[2] - 0.3:  # it fell to the floor
+        assert code == 'FELL' and s['status'] == 'FELL', text
+        assert s['dropped_m'] == pytest.approx(start[2] - end[2], abs=0.002)
+        assert 'fell off the table' in text
+    else:  # it stands at the edge: its centre still over the table
+        assert code == 'FORCE_CAP' and 0.77 < end[1] <= 0.8, (end, text)
+        assert s['moved_m'] == pytest.approx(end[1] - start[1], abs=0.002), s

@@ -1,15 +1,18 @@
 """
 What motions did to the scene, deliberate contact and result fields, over MCP on real physics.
 
-A push that knocks the cylinder over "succeeds" as a motion; its result must say the
-cylinder moved and tilted. Closing an empty gripper is not an error. Slip since the
-grasp never goes down, angles are reported in (-180, 180], relative moves carry their
-position error and executed motions their travelled path length.
+A free motion or a straight path through a known object is refused before anything
+moves; a guarded move that shoves an object says so in scene_changes. Closing an empty
+gripper is not an error. Slip since the grasp never goes down, angles are reported in
+(-180, 180], relative moves carry their position error and executed motions their
+travelled path length.
 """
 
 import anyio
 from mcp import Client
+from mcp_ros_bridge.contract.results import error_block
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
+import numpy as np
 import pytest
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
@@ -40,32 +43,94 @@ async def _centre(c: Client, name: str) -> dict:
     return objects[name]['pose']['position_m']
 
 
+def _physics(bridge) -> np.ndarray:
+    """Return the whole physics state (arm, fingers, every object's pose)."""
+    return bridge.backend.world.snapshot()[0].copy()
+
+
+def _body(bridge, name: str) -> np.ndarray:
+    """Return an object's position straight from the MuJoCo state."""
+    w = bridge.backend.world
+    adr = w.model.jnt_qposadr[w.model.body_jntadr[w.model.body(name).id]]
+    return w.snapshot()[0][adr:adr + 3].copy()
+
+
 @pytest.mark.parametrize('mode', MODES)
-async def test_a_push_that_tips_the_cylinder_reports_it(sim_bridge, mode):
-    """Closed fingers slide through the cylinder's top: SUCCEEDED, and the cylinder is named."""
+async def test_a_straight_line_through_the_cylinder_is_refused_and_nothing_moves(
+        sim_bridge, mode):
+    """Closed fingers on a line through the cylinder's top: refused in planning, plan_only too."""
     async with Client(sim_bridge.server, mode=mode) as c:
         with anyio.fail_after(180):
             p = await _centre(c, 'cylinder')
             closed = await _ok(c, 'close_gripper', {})
             start = await _ok(c, 'move_arm_to_pose', {
                 'position': {'x': p['x'] - 0.1, 'y': p['y'], 'z': 0.09}})
-            push = await _ok(c, 'plan_trajectory', {
-                'waypoints': [{'x': p['x'] - 0.05, 'y': p['y'], 'z': 0.09},
-                              {'x': p['x'] + 0.03, 'y': p['y'], 'z': 0.09}],
-                'velocity_scaling': 0.05})
-            after = await _centre(c, 'cylinder')
+            before = _physics(sim_bridge)
+            line = {'waypoints': [{'x': p['x'] - 0.05, 'y': p['y'], 'z': 0.09},
+                                  {'x': p['x'] + 0.03, 'y': p['y'], 'z': 0.09}],
+                    'velocity_scaling': 0.05}
+            run = await c.call_tool('plan_trajectory', line)
+            preview = await c.call_tool('plan_trajectory', {**line, 'plan_only': True})
+            after = _physics(sim_bridge)
     assert closed['status'] == 'CLOSED'
     assert start['scene_changes'] == [], 'the free move touched nothing'
-    assert push['status'] == 'SUCCEEDED', push['text']
-    (change,) = push['scene_changes']
-    assert change['object'] == 'cylinder' and change['tilted_deg'] > 45, change
-    moved_mm = 1000 * ((after['x'] - p['x']) ** 2 + (after['y'] - p['y']) ** 2
-                       + (after['z'] - p['z']) ** 2) ** 0.5
-    assert change['moved_mm'] == pytest.approx(moved_mm, abs=2.0)
-    assert (f"The cylinder (not held) moved {change['moved_mm']:g} mm and tilted "
-            f"{change['tilted_deg']:g}° during the motion.") in push['text']
-    assert push['path_length_m'] == pytest.approx(0.05 + 0.08, abs=0.005), 'travelled'
-    assert push['position_error_mm'] < 2.0
+    for r in (run, preview):
+        text = r.content[0].text
+        block = error_block(r)
+        assert r.is_error and block['code'] == 'PLANNING_FAILED', text
+        assert block['details']['objects'] == ['cylinder'], block
+        assert 'cylinder' in text and 'nothing moved' in text, text
+        assert 0.0 < block['details']['fraction'] < 1.0
+    assert np.allclose(before, after, atol=2e-3), 'neither the arm nor an object moved'
+
+
+async def test_a_free_motion_across_the_box_goes_around_it_and_the_line_through_is_refused(
+        sim_bridge):
+    """Low beside the box to low past it: the planner detours; the straight line is refused."""
+    from mcp_ros_bridge.backends.port import BackendError
+    from mcp_ros_bridge.backends.sim.scene_check import check_planned
+    from mcp_ros_bridge.backends.sim.trajectory import Trajectory
+    backend = sim_bridge.backend
+    async with Client(sim_bridge.server, mode='legacy') as c:
+        with anyio.fail_after(180):
+            p = await _centre(c, 'box')
+            await _ok(c, 'move_arm_to_pose', {'position': {'x': p['x'], 'y': p['y'] + 0.12,
+                                                           'z': 0.03}})
+            start = _physics(sim_bridge)
+            across = await _ok(c, 'move_arm_to_pose', {
+                'position': {'x': p['x'], 'y': p['y'] - 0.12, 'z': 0.03}})
+            end = _physics(sim_bridge)
+    assert across['status'] == 'SUCCEEDED' and across['scene_changes'] == [], across['text']
+    assert np.allclose(_body(sim_bridge, 'box'), [p['x'], p['y'], p['z']], atol=1e-3)
+    # the joint line between the same two postures, as the planner's first try, runs
+    # through the box: the check every planned motion passes refuses it
+    w = backend.world
+    line = np.linspace(start[w.arm_qpos], end[w.arm_qpos], 400)
+    with pytest.raises(BackendError) as refused:
+        check_planned(backend.planner, start, Trajectory(line, np.zeros_like(line), 0.01, 4.0))
+    assert refused.value.code == 'PLANNING_FAILED' and refused.value.details['objects'] == [
+        'box'], refused.value.message
+    assert 'box' in refused.value.message and 'nothing moved' in refused.value.message
+
+
+async def test_a_guarded_move_that_shoves_the_box_reports_the_contact(sim_bridge):
+    """A sideways guarded move through the box below its threshold: the box is a scene change."""
+    async with Client(sim_bridge.server, mode='legacy') as c:
+        with anyio.fail_after(180):
+            p = await _centre(c, 'box')
+            await _ok(c, 'close_gripper', {})
+            await _ok(c, 'move_arm_to_pose', {'position': {'x': p['x'], 'y': p['y'] + 0.09,
+                                                           'z': 0.02}})
+            r = await c.call_tool('move_until_contact', {
+                'direction': 'right', 'max_distance_m': 0.12, 'speed_mps': 0.02,
+                'contact_force_n': 20})
+    box = _body(sim_bridge, 'box')
+    moved_mm = 1000 * float(np.linalg.norm(box[:2] - [p['x'], p['y']]))
+    s, text = r.structured_content, r.content[0].text
+    assert moved_mm > 20, ('the box was shoved', text)
+    (change,) = s['scene_changes']
+    assert change['object'] == 'box' and change['moved_mm'] == pytest.approx(moved_mm, abs=3)
+    assert 'without touching anything' not in text and 'box' in text, text
 
 
 async def test_a_lifted_held_box_is_no_scene_change_and_slip_never_decreases(sim_bridge):

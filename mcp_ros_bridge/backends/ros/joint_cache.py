@@ -6,10 +6,12 @@ are kept per joint, not per message. Each message is parsed and validated when
 it arrives (:func:`~mcp_ros_bridge.backends.sensor_checks.check_joint_arrays`,
 stamps against the node clock); a rejected one changes nothing, so one bad
 message never displaces good data of any joint. An older stamp never replaces
-a newer one. Memory is bounded: only the configured joints are kept (without
-a configuration, the first :data:`MAX_OTHER_JOINTS` names), so a read (and the
-stop that polls it) takes the same time however many name sets a topic has sent,
-and joints of other devices on the topic (a base's wheels) never enter a read.
+a newer one; a stamp ahead of the node clock is kept as the clock's now, so a
+sample stamped in the future cannot hold off the real ones that follow it.
+Memory is bounded: only the configured joints are kept (without a configuration,
+the first :data:`MAX_OTHER_JOINTS` names), so a read (and the stop that polls it)
+takes the same time however many name sets a topic has sent, and joints of other
+devices on the topic (a base's wheels) never enter a read.
 """
 
 from __future__ import annotations
@@ -76,6 +78,10 @@ class JointStateCache:
             self._reject(bad[0], bad[1], bad[2], stamp)
             return
         received = time.monotonic()
+        # A stamp ahead of the node clock (within the tolerance) is kept as now: otherwise
+        # it would make the real samples after it "out of order" until the clock caught up.
+        now = self.checks.now() if self.checks.now is not None else 0.0
+        stamp = min(stamp, now) if stamp and now else stamp
         with self._lock:
             joints = self._joints
             for i, name in enumerate(names):

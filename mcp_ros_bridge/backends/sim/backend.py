@@ -46,6 +46,7 @@ from .motion import ArmMotion, ArmRun
 from .planning import Planner
 from .render import MAX_H, MAX_W, SceneRenderer
 from .results import motion_result, path_deviation, ros_only
+from .scene_check import check_planned
 from .sim_robot import PANDA, sim_robot_for
 from .tips import TipKinematics
 from .watchdog import ContactGuard
@@ -173,10 +174,16 @@ class SimBackend(Runner):
                          path_check=goal_limits.path_check,
                          tip=self.tips.frame)
 
-    async def _planned(self, limits: Any, build: Any, *args: Any) -> Any:
-        """Build a trajectory and check its whole path, in a worker thread."""
-        return await asyncio.to_thread(
-            lambda: self.tips.check(build(*args), limits.path_check))
+    async def _planned(self, limits: Any, build: Any, *args: Any,
+                       allowed: frozenset[str] = frozenset()) -> Any:
+        """
+        Build a trajectory and check its whole path, in a worker thread.
+
+        The scene first (no known object on the path but ``allowed``), then the envelope.
+        """
+        qpos = self.world.snapshot()[0]
+        return await asyncio.to_thread(lambda: self.tips.check(
+            check_planned(self.planner, qpos, build(*args), allowed), limits.path_check))
 
     def _result(self, run: ArmRun, frame: str, target: Pose | None = None,
                 link: str = '') -> MotionResult:
@@ -277,7 +284,8 @@ class SimBackend(Runner):
             return self._result(ArmRun(status, message, 0.0, plan.fraction, None, None, info,
                                        np.empty((0, 3))), frame)
         traj = await self._planned(goal.limits, self.planner.cartesian_trajectory, plan,
-                                   goal.limits, w.model.opt.timestep)
+                                   goal.limits, w.model.opt.timestep,
+                                   allowed=frozenset(goal.may_touch))
         run = await self._execute(self._motion(traj, goal.limits, 2e-4, t('sim_label_path')),
                                   progress)
         done = run.status is MotionStatus.SUCCEEDED

@@ -225,7 +225,7 @@ async def move_until_contact(b: SimBackend, goal: GuardedGoal,
     speed = min(goal.speed_mps, goal.limits.max_cartesian_speed_mps or goal.speed_mps)
     limits = replace(goal.limits, max_cartesian_speed_mps=speed)
     traj = await b._planned(limits, b.planner.cartesian_trajectory, plan, limits,
-                            m.opt.timestep)
+                            m.opt.timestep, allowed=frozenset(b.robot.objects))
     world_dir = (pos - origin) / max(float(np.linalg.norm(pos - origin)), 1e-12)
     motion = GuardedMotion(traj, b.guard, force_limit_n=limits.contact_force_limit_n,
                            timeout_s=limits.timeout_s, tolerance_rad=2e-4,

@@ -5,8 +5,9 @@ A Franka Emika Panda with Franka's published joint origins (the
 ``franka_description`` kinematics), datasheet joint limits, plausible masses
 (after Gaz et al. 2019) and capsule/box collision geometry; the Franka Hand
 with two force-limited prismatic fingers; a 6-axis force/torque sensor between
-the flange and the hand; a table whose top is the base plane z = 0; a box and
-a cylinder to grasp; a fixed scene camera. The world frame is ``panda_link0``.
+the flange and the hand; a table (a 1.3 x 1.6 m slab: objects fall off its
+edges) whose top is the base plane z = 0; a box and a cylinder to grasp; a
+fixed scene camera. The world frame is ``panda_link0``.
 """
 
 from __future__ import annotations
@@ -141,13 +142,19 @@ def stiction_welds(hand: str = 'panda_hand', objects: Sequence[str] = OBJECTS) -
 def actuators(joints: Sequence[str], q_min: Sequence[float], q_max: Sequence[float],
               dq_max: Sequence[float], kp: Sequence[float], kv: Sequence[float],
               fingers: Sequence[str]) -> list[str]:
-    """Return the arm's position and velocity servos and the fingers' switchable ones."""
+    """
+    Return the arm's servos and the fingers' switchable ones.
+
+    Each arm joint has a position and a velocity servo and a motor for the inertial
+    feed-forward; the joint's ``actuatorfrcrange`` (the URDF effort) bounds their sum.
+    """
     acts = []
     for i, j in enumerate(joints):
         acts.append(f'<position name="{j}_pos" joint="{j}" kp="{kp[i]}" '
                     f'ctrlrange="{q_min[i]} {q_max[i]}"/>')
         acts.append(f'<velocity name="{j}_vel" joint="{j}" kv="{kv[i]}" '
                     f'ctrlrange="{-dq_max[i]} {dq_max[i]}"/>')
+        acts.append(f'<motor name="{j}_ff" joint="{j}"/>')
     for j in fingers:
         acts.append(f'<general name="{j}" joint="{j}" gaintype="fixed" biastype="affine" '
                     f'gainprm="{FINGER_KP}" biasprm="0 {-FINGER_KP} {-FINGER_KV}" '
@@ -195,10 +202,8 @@ def scene_xml() -> str:
   <light pos="1.5 1 1.5" dir="-1 -0.6 -1" diffuse="0.35 0.35 0.35" castshadow="false"/>
   <geom name="floor" type="plane" pos="0 0 -0.75" size="3 3 0.1" rgba="0.3 0.3 0.32 1"
         contype="2" conaffinity="1"/>
-  <geom name="table" type="plane" size="0.65 0.8 0.01" pos="0.35 0 0" rgba="0 0 0 0"
+  <geom name="table" type="box" pos="0.35 0 -0.025" size="0.65 0.8 0.025" material="wood"
         contype="2" conaffinity="1"/>
-  <geom name="table_top" type="box" pos="0.35 0 -0.025" size="0.65 0.8 0.025" material="wood"
-        contype="0" conaffinity="0"/>
   <camera name="scene" pos="1.55 1.05 0.85" mode="targetbody" target="look_at" fovy="45"/>
   <body name="look_at" pos="0.35 0 0.15"/>"""
 

@@ -107,7 +107,7 @@ class ArmMotion(Task[ArmRun]):
             target = self.traj.q[min(k, len(self.traj.q) - 1)]
         d.ctrl[world.pos_act] = target
         d.ctrl[world.vel_act] = 0.0
-        d.qfrc_applied[world.arm_dof] = 0.0
+        world.qfrc_arm[:] = 0.0
 
     def _holding(self) -> bool:
         """Return whether the halt has reached its hold (a subclass may move on first)."""
@@ -173,7 +173,7 @@ class ArmMotion(Task[ArmRun]):
                 self.phase = 'settle'
                 d.ctrl[world.pos_act] = self.traj.q[-1]
                 d.ctrl[world.vel_act] = 0.0
-                d.qfrc_applied[world.arm_dof] = 0.0
+                world.qfrc_arm[:] = 0.0
         qd = float(np.abs(world.qvel_arm).max()) if self.phase != 'run' else 0.0
         if self.phase == 'settle':
             err = float(np.abs(d.qpos[world.arm_qpos] - self.traj.q[-1]).max())

@@ -133,8 +133,9 @@ class Planner:
                initial: set[tuple[str, str]]) -> tuple[np.ndarray, list[Collision]]:
         """Return the sampled joint line q0 → q1 and its first new collisions."""
         path = np.linspace(q0, q1, max(2, math.ceil(np.abs(q1 - q0).max() / 0.03) + 1))
-        for q in path:
-            hits = [h for h in self.kin.collisions(q) if (h.geom1, h.geom2) not in initial]
+        for q in path:  # the hand's contacts with known objects count (scene_check.py)
+            hits = [h for h in self.kin.collisions(q, 0.0, False)
+                    if (h.geom1, h.geom2) not in initial]
             if hits:
                 return path, hits
         return path, []
@@ -170,12 +171,14 @@ class Planner:
         Time-parameterise a collision-free joint path q0 → q1.
 
         The straight joint line is tried first, then detours (through home,
-        or lifting 15 cm, moving, and lowering), resting at each via point.
+        or lifting 15 cm, moving, and lowering), resting at each via point. A
+        line the hand would sweep through a known object takes a detour too.
         """
         with self.lock:
             self.kin.set_state(qpos, self.held)
-            initial = {(h.geom1, h.geom2) for h in self.kin.collisions(q0)}
-            hits = [h for h in self.kin.collisions(q1) if (h.geom1, h.geom2) not in initial]
+            initial = {(h.geom1, h.geom2) for h in self.kin.collisions(q0, 0.0, False)}
+            hits = [h for h in self.kin.collisions(q1, 0.0, False)
+                    if (h.geom1, h.geom2) not in initial]
             if hits:
                 raise BackendError('GOAL_IN_COLLISION',
                                    t('sim_goal_collides', contacts=', '.join(_describe(hits))),

@@ -3,9 +3,10 @@ The simulated robot's facts: which joints, bodies, sites and limits the sim modu
 
 The hand-written Panda (:mod:`.mjcf`) is :data:`PANDA`, the default; an arm built
 from its URDF (:mod:`.urdf_world`) gets its own :class:`SimRobot`. Actuators
-follow one naming rule: ``<joint>_pos`` and ``<joint>_vel`` per arm joint, and
-one actuator per finger named after its joint. Each object ``<name>`` has a
-body, a geom and an inactive hand-object weld ``grip_<name>``.
+follow one naming rule: ``<joint>_pos``, ``<joint>_vel`` and ``<joint>_ff`` (the
+feed-forward) per arm joint, and one actuator per finger named after its joint.
+Each object ``<name>`` has a body, a geom and an inactive hand-object weld
+``grip_<name>``.
 """
 
 from __future__ import annotations

@@ -89,6 +89,7 @@ class World:
         self.finger_dof = np.array([m.jnt_dofadr[m.joint(j).id] for j in fingers])
         self.pos_act = np.array([m.actuator(f'{j}_pos').id for j in arm])
         self.vel_act = np.array([m.actuator(f'{j}_vel').id for j in arm])
+        self.ff_act = np.array([m.actuator(f'{j}_ff').id for j in arm])
         self.finger_act = np.array([m.actuator(j).id for j in fingers])
         self.finger_bodies = [m.body(n).id for n in robot.finger_bodies]
         self.object_bodies = {m.body(n).id for n in robot.objects}
@@ -99,7 +100,7 @@ class World:
         self.ctrl_vel = d.ctrl[_span(self.vel_act)]
         self.qpos_arm = d.qpos[_span(self.arm_qpos)]
         self.qvel_arm = d.qvel[_span(self.arm_dof)]
-        self.qfrc_arm = d.qfrc_applied[_span(self.arm_dof)]
+        self.qfrc_arm = d.ctrl[_span(self.ff_act)]  # feed-forward torque, within the effort
         self._rng = np.random.default_rng(seed)
         self._noise_sd = np.array([ft_noise_n] * 3 + [ft_noise_nm] * 3)
         self._noise = self._draw_noise()
