@@ -57,6 +57,7 @@ class Recorder:
                         ', '.join(missing), ', '.join(ROBOT_TYPES[t] for t in missing),
                         os.pathsep.join(p + '/share' for p in prefixes()))
         self.paths: list[str] = []
+        self.latched: dict[str, dict[str, Any]] = {}  # written again at the start of each file
         self.dropped: dict[str, int] = {}
         self.failed = ''
         self._queue: queue.Queue[Any] = queue.Queue(queue_size)
@@ -77,6 +78,11 @@ class Recorder:
             self._queue.put_nowait((topic, message, log_ns))
         except queue.Full:
             self.dropped[topic] = self.dropped.get(topic, 0) + 1
+
+    def latch(self, topic: str, message: dict[str, Any]) -> None:
+        """Record ``message`` now and at the start of every later file (the robot description)."""
+        self.latched[topic] = message
+        self.put(topic, message)
 
     def close(self, timeout_s: float = 5.0) -> None:
         """Write what is queued, finish the file and stop the thread (bounded wait)."""
@@ -123,6 +129,9 @@ class Recorder:
         self._file = SessionFile(path, self.ros, meta)
         self.paths.append(path)
         self._chain = Chain(seed)
+        if self.paths[1:]:  # a later file: what was latched comes first
+            for topic, message in list(self.latched.items()):
+                self._file.write(topic, message, time.time_ns())
 
     def _write(self, topic: str, message: dict[str, Any], log_ns: int) -> None:
         f = self._file

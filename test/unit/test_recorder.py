@@ -46,6 +46,17 @@ def test_rotation_starts_a_new_file_whose_chain_links_to_the_last(tmp_path: Any)
         == 400
 
 
+def test_a_latched_description_starts_every_later_file(tmp_path: Any) -> None:
+    """The robot description is recorded when given and again first in each rotated file."""
+    recorder = Recorder(str(tmp_path), 0.02, {}, queue_size=100_000)
+    recorder.latch('/robot_description', {'data': '<robot name="r"/>'})
+    _fill(recorder, 400)
+    recorder.close()
+    assert len(recorder.paths) > 1
+    for path in recorder.paths:
+        assert read_session(path).counts['/robot_description'] == 1, path
+
+
 def test_a_full_queue_drops_and_counts(tmp_path: Any) -> None:
     """Every message is written or counted as dropped; the end metadata says how many."""
     recorder = Recorder(str(tmp_path), 100, {}, queue_size=8)
