@@ -95,10 +95,11 @@ def metadata(bridge: BridgeServer) -> dict[str, str]:
 class Recording:
     """The recorder of one serve run, fed by the audit trail and the robot sampler."""
 
-    def __init__(self, bridge: BridgeServer, directory: str, max_mb: float) -> None:
-        """Open the first file and listen to the audit trail."""
+    def __init__(self, bridge: BridgeServer, directory: str, max_mb: float,
+                 images: bool = True) -> None:
+        """Open the first file, listen to the audit trail (``images``: a scene after motions)."""
         self.recorder = Recorder(directory, max_mb, metadata(bridge))
-        self.bridge = bridge
+        self.bridge, self.images = bridge, images
         bridge.pipeline.audit.listeners.append(self.entry)
         self._tasks: list[asyncio.Task[None]] = []
         self._sampler: RobotSampler | None = None
@@ -117,7 +118,8 @@ class Recording:
         """Start sampling the robot on the running loop."""
         pipeline, robot = self.bridge.pipeline, self.bridge.catalog.robot
         self._sampler = RobotSampler(self.recorder, pipeline.raw_backend, robot.base_frame,
-                                     robot.end_effector, lambda: pipeline.arbiter.running)
+                                     robot.end_effector, lambda: pipeline.arbiter.running,
+                                     self.images)
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._sampler.run()), loop.create_task(self._describe())]
 
