@@ -24,9 +24,9 @@ PROBE = {'header': {'stamp': {'sec': 1, 'nanosec': 2}, 'frame_id': 'probe_frame'
 def wrench_stamped(message: dict[str, Any]) -> bytes:
     """Return the CDR bytes of a WrenchStamped given as a dict."""
     header, wrench = message['header'], message['wrench']
-    frame = header['frame_id'].encode() + b'\x00'
+    frame = str(header['frame_id']).encode() + b'\x00'
     stamp = header['stamp']
-    body = _HEAD.pack(stamp['sec'], stamp['nanosec'], len(frame)) + frame
+    body: bytes = _HEAD.pack(stamp['sec'], stamp['nanosec'], len(frame)) + frame
     f, t = wrench['force'], wrench['torque']
     return (ENCAPSULATION + body + b'\x00' * (-len(body) % 8)
             + _SIX.pack(f['x'], f['y'], f['z'], t['x'], t['y'], t['z']))
