@@ -5,10 +5,13 @@ Usage: ``python3 bench/bench_recording.py [--rounds 10]`` or ``--smoke`` (second
 The same simulated bridge (real speed) runs a round of motions without
 recording, then with ``--record`` (the recorder the serve path builds), the
 rounds interleaved off/on so load changes hit both. Each round: a slow motion,
-stop_arm once it is under way (stop latency: the call's answer, wall time), and
-a full motion of fixed length (CPU: process CPU seconds per second of motion,
-the sampler, the writer thread and MCAP encoding included). Prints medians and
-the on/off ratios.
+stop_arm once a fifth of it has run (at cruise speed, so the arm's own braking
+time is the same in every round; stop latency: the call's answer, wall time),
+and the motion back home (CPU: process CPU seconds per second over the whole
+round, the sampler, the writer thread and MCAP encoding included). A third
+state records without the scene image after each motion (the simulation renders
+it in software: a cost per motion, not per sample). Prints medians and the
+ratios to off.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from smoke import add_flag, check, done
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE)]
 FAR = [1.2, -0.2, 0.0, -1.8, 0.0, 1.9, 0.785]
+CRUISE = 0.2  # the fraction of the slow motion after which stop_arm is called
+STATES = ('off', 'on', 'streams')  # streams: on, without the scene image after each motion
 HOME = [0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785]
 
 
@@ -35,8 +40,10 @@ async def one_round(client: Any) -> tuple[float, float]:
     moving = anyio.Event()
 
     async def progress(done: float, total: float | None, message: str | None) -> None:
-        moving.set()
+        if done >= CRUISE:
+            moving.set()
 
+    cpu, wall = time.process_time(), time.perf_counter()
     async with anyio.create_task_group() as tg:
         async def slow() -> None:
             await client.call_tool('move_arm_joints', {'positions': FAR, 'velocity_scaling': 0.1},
@@ -47,7 +54,6 @@ async def one_round(client: Any) -> tuple[float, float]:
         stopped = await client.call_tool('stop_arm', {})
         latency = time.perf_counter() - began
         assert not stopped.is_error
-    cpu, wall = time.process_time(), time.perf_counter()
     back = await client.call_tool('move_arm_joints', {'positions': HOME,
                                                       'velocity_scaling': 0.3})
     assert not back.is_error, back.content
@@ -61,16 +67,15 @@ async def run(rounds: int) -> dict[str, list[float]]:
     from mcp_ros_bridge.server.app import build, ServeOptions
     bridge, backend = await build(ServeOptions(sim_speed=1.0, watch=False,
                                                motion_rate_per_s=1000.0, motion_burst=1000))
-    figures: dict[str, list[float]] = {k: [] for k in ('stop off', 'stop on', 'cpu off',
-                                                       'cpu on')}
+    figures: dict[str, list[float]] = {f'{k} {s}': [] for k in ('stop', 'cpu') for s in STATES}
     with tempfile.TemporaryDirectory() as tmp:
         try:
             async with Client(bridge.server, mode='legacy') as client:
                 for _ in range(rounds):
-                    for state in ('off', 'on'):
+                    for state in STATES:
                         recording = None
-                        if state == 'on':
-                            recording = Recording(bridge, tmp, 100.0)
+                        if state != 'off':
+                            recording = Recording(bridge, tmp, 100.0, images=state == 'on')
                             recording.start()
                         stop, cpu = await one_round(client)
                         figures[f'stop {state}'].append(stop)
@@ -90,12 +95,14 @@ def main() -> int:
     args = parser.parse_args()
     figures = anyio.run(run, 1 if args.smoke else args.rounds)
     med = {k: statistics.median(v) for k, v in figures.items()}
-    print(f"{'':<28}{'off':>10}{'on':>10}{'on/off':>10}")
-    print(f"{'stop_arm answered (ms)':<28}{med['stop off'] * 1e3:>10.1f}"
-          f"{med['stop on'] * 1e3:>10.1f}{med['stop on'] / med['stop off']:>9.2f}x")
-    print(f"{'CPU per motion second (%)':<28}{med['cpu off'] * 100:>10.1f}"
-          f"{med['cpu on'] * 100:>10.1f}{med['cpu on'] / med['cpu off']:>9.2f}x")
-    print(f'{len(figures["stop on"])} rounds each, medians')
+    print(f"{'':<28}{'off':>9}{'on':>9}{'on/off':>9}{'streams':>9}{'str/off':>9}")
+    for label, key, scale in (('stop_arm answered (ms)', 'stop', 1e3),
+                              ('CPU per motion second (%)', 'cpu', 100)):
+        off, on, streams = (med[f'{key} {s}'] for s in STATES)
+        print(f'{label:<28}{off * scale:>9.1f}{on * scale:>9.1f}{on / off:>8.2f}x'
+              f'{streams * scale:>9.1f}{streams / off:>8.2f}x')
+    print(f'{len(figures["stop on"])} rounds each, medians; streams: recording on without '
+          'the scene image after each motion')
     check(**{k.replace(' ', '_'): v for k, v in med.items()})
     if args.smoke:
         done()

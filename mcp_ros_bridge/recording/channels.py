@@ -17,9 +17,11 @@ JOINTS = '/joint_states'
 WRENCH = '/wrench'
 TF = '/tf'
 IMAGE = '/camera/image/compressed'
+DESCRIPTION = '/robot_description'  # the URDF, at the start of every file
 CHAINED = (CALLS, EVENTS)  # records of these carry the hash chain (recording/chain.py)
 ROBOT_TYPES = {JOINTS: 'sensor_msgs/msg/JointState', WRENCH: 'geometry_msgs/msg/WrenchStamped',
-               TF: 'tf2_msgs/msg/TFMessage', IMAGE: 'sensor_msgs/msg/CompressedImage'}
+               TF: 'tf2_msgs/msg/TFMessage', IMAGE: 'sensor_msgs/msg/CompressedImage',
+               DESCRIPTION: 'std_msgs/msg/String'}
 _CHAIN = {'seq': {'type': 'integer'}, 'prev': {'type': 'string'}, 'hash': {'type': 'string'},
           'time': {'type': 'string'}}
 JSON_SCHEMAS: dict[str, dict[str, Any]] = {

@@ -1,8 +1,12 @@
 """
 The recorder: callers enqueue, one writer thread writes the session's MCAP file(s).
 
-Putting a record never blocks and never raises: the queue is bounded and a full
-queue drops the record and counts it (the end metadata says how many per topic).
+Putting a record never blocks and never raises: it is one append to a bounded
+deque (no lock, no thread woken) and a full queue drops the record and counts it
+(the end metadata says how many per topic). The writer wakes for a tool call or
+event (written and flushed at once) and otherwise every ``BATCH_S``, taking all
+that is queued; a batch of samples may be queued as one item whose messages are
+built on the writer thread (:meth:`Recorder.put_batch`).
 A file is closed and the next one opened past ``max_mb`` or an hour. A write
 that fails (a full disk) ends the recording with one log line; the robot and the
 server go on. Tool calls and events are hash chained (recording/chain.py).
@@ -10,9 +14,10 @@ server go on. Tool calls and events are hash chained (recording/chain.py).
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable, Iterable
 import logging
 import os
-import queue
 import secrets
 import threading
 import time
@@ -26,6 +31,7 @@ from mcp_ros_bridge.recording.session_file import SessionFile
 log = logging.getLogger('mcp_ros_bridge.recording')
 QUEUE_SIZE = 4096
 FLUSH_S = 1.0
+BATCH_S = 0.1  # the writer's wake-up period for robot data
 FILE_S = 3600.0
 _END = object()
 
@@ -57,9 +63,12 @@ class Recorder:
                         ', '.join(missing), ', '.join(ROBOT_TYPES[t] for t in missing),
                         os.pathsep.join(p + '/share' for p in prefixes()))
         self.paths: list[str] = []
+        self.latched: dict[str, dict[str, Any]] = {}  # written again at the start of each file
         self.dropped: dict[str, int] = {}
         self.failed = ''
-        self._queue: queue.Queue[Any] = queue.Queue(queue_size)
+        self._size = queue_size
+        self._queue: deque[Any] = deque()
+        self._wake = threading.Event()
         self._file: SessionFile | None = None
         self._chain = Chain('')
         self._last_hash = ''
@@ -73,32 +82,52 @@ class Recorder:
         if self.failed:
             return
         log_ns = time.time_ns() if seconds is None else int(seconds * 1e9)
-        try:
-            self._queue.put_nowait((topic, message, log_ns))
-        except queue.Full:
+        if len(self._queue) >= self._size:
             self.dropped[topic] = self.dropped.get(topic, 0) + 1
+            return
+        self._queue.append((topic, message, log_ns))
+        if topic in CHAINED:
+            self._wake.set()
+
+    def put_batch(self, topic: str, count: int,
+                  build: Callable[[], Iterable[tuple[dict[str, Any], float]]]) -> None:
+        """Enqueue ``count`` messages that ``build()`` makes on the writer thread, with times."""
+        if self.failed or count <= 0:
+            return
+        if len(self._queue) >= self._size:
+            self.dropped[topic] = self.dropped.get(topic, 0) + count
+            return
+        self._queue.append((topic, build, None))
+
+    def latch(self, topic: str, message: dict[str, Any]) -> None:
+        """Record ``message`` now and at the start of every later file (the robot description)."""
+        self.latched[topic] = message
+        self.put(topic, message)
 
     def close(self, timeout_s: float = 5.0) -> None:
         """Write what is queued, finish the file and stop the thread (bounded wait)."""
-        try:
-            self._queue.put(_END, timeout=timeout_s)
-        except queue.Full:
-            log.warning('recording: the writer did not catch up; the last records are lost')
-            return
+        self._queue.append(_END)
+        self._wake.set()
         self._thread.join(timeout_s)
+        if self._thread.is_alive():
+            log.warning('recording: the writer did not catch up; the last records are lost')
 
     # --- the writer thread -----------------------------------------------------------------
     def _run(self) -> None:
         while True:
-            try:
-                item = self._queue.get(timeout=FLUSH_S)
-            except queue.Empty:
-                item = None
-            if item is _END:
-                self._guarded(self._finish)
-                return
-            if item is not None:
-                self._guarded(self._write, *item)
+            self._wake.wait(BATCH_S)
+            self._wake.clear()
+            while self._queue:
+                item = self._queue.popleft()
+                if item is _END:
+                    self._guarded(self._finish)
+                    return
+                topic, message, log_ns = item
+                if log_ns is None:  # a batch: build its messages here
+                    for built, seconds in message():
+                        self._guarded(self._write, topic, built, int(seconds * 1e9))
+                else:
+                    self._guarded(self._write, topic, message, log_ns)
             if time.monotonic() - self._flushed >= FLUSH_S:
                 self._guarded(self._flush)
 
@@ -123,6 +152,9 @@ class Recorder:
         self._file = SessionFile(path, self.ros, meta)
         self.paths.append(path)
         self._chain = Chain(seed)
+        if self.paths[1:]:  # a later file: what was latched comes first
+            for topic, message in list(self.latched.items()):
+                self._file.write(topic, message, time.time_ns())
 
     def _write(self, topic: str, message: dict[str, Any], log_ns: int) -> None:
         f = self._file

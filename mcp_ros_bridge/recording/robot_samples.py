@@ -5,7 +5,8 @@ Reads go through the backend port with a bound, on the event loop; the messages
 go to the recorder's queue, so neither a sensor callback nor a stop waits for a
 disk. During a motion the robot is read at ``MOTION_HZ``, between motions at
 ``IDLE_HZ``; each read records every wrench sample the backend kept since the
-last one (the sensor rate, while the backend keeps them: up to 4x real time).
+last one (the sensor rate, while the backend keeps them: up to 4x real time),
+each once: a sample is new when the previous read did not have its stamp.
 An image is captured when a motion ends. A read that starts or stops
 failing is an event (``sensor_fault`` / ``sensor_ok``).
 """
@@ -13,6 +14,9 @@ failing is an event (``sensor_fault`` / ``sensor_ok``).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
+import math
 import time
 from typing import Any, Protocol
 
@@ -25,6 +29,7 @@ READ_BOUND_S = 1.0
 IMAGE_BOUND_S = 10.0
 IMAGE_SIZE = (320, 240)
 WRENCH_MAX = 4000  # rows asked at most: the wall time since the last read, 4x the rate
+START_SLACK_S = 0.1  # the first read keeps the samples since the start and this much before
 
 
 class Sink(Protocol):
@@ -32,6 +37,10 @@ class Sink(Protocol):
 
     def put(self, topic: str, message: dict[str, Any], seconds: float | None = None) -> None:
         """Enqueue one message."""
+
+    def put_batch(self, topic: str, count: int,
+                  build: Callable[[], Iterable[tuple[dict[str, Any], float]]]) -> None:
+        """Enqueue ``count`` messages built later (off the event loop), with their times."""
 
 
 def joint_message(j: JointStates) -> dict[str, Any]:
@@ -48,6 +57,13 @@ def wrench_message(sample: tuple[float, ...], seconds: float, frame: str) -> dic
         'force': {'x': fx, 'y': fy, 'z': fz}, 'torque': {'x': tx, 'y': ty, 'z': tz}}}
 
 
+def wrench_messages(samples: Sequence[tuple[float, ...]], stamps: Sequence[float],
+                    frame: str) -> Iterator[tuple[dict[str, Any], float]]:
+    """Yield (``geometry_msgs/WrenchStamped``, its stamp) per sample."""
+    for sample, at in zip(samples, stamps):
+        yield wrench_message(sample, at, frame), at
+
+
 def tf_message(pose: Pose, child: str) -> dict[str, Any]:
     """Return ``tf2_msgs/TFMessage`` of the tip in its base frame."""
     w, x, y, z = pose.orientation
@@ -62,12 +78,14 @@ class RobotSampler:
     """Reads the robot and hands its messages to ``sink``, until cancelled."""
 
     def __init__(self, sink: Sink, backend: RobotBackend, base: str, tip: str,
-                 moving: Any) -> None:
+                 moving: Any, images: bool = True) -> None:
         """Sample ``backend``; ``moving()`` returns the running motion (None: none runs)."""
-        self.sink, self.backend, self.moving = sink, backend, moving
+        self.sink, self.backend, self.moving, self.images = sink, backend, moving, images
         self.base, self.tip = base, tip
         self._faults: dict[str, str] = {}
-        self._wrench_after = 0.0
+        self._last_read: set[float] = set()  # the stamps of the previous wrench read
+        self._floor = -math.inf  # the oldest of them: anything older was read before
+        self._started = time.monotonic()
         self._wrench_rate, self._read_at = 0.0, time.monotonic()  # rate: known after a read
         self._soon = asyncio.Event()
         self._capturing: asyncio.Task[None] | None = None
@@ -115,15 +133,21 @@ class RobotSampler:
             self.sink.put(TF, tf_message(pose, self.tip))
         if isinstance(wrench, WrenchSamples):
             self._wrench_rate = wrench.rate_hz or self._wrench_rate
-            for sample, at in zip(wrench.samples, wrench.stamps):
-                if at > self._wrench_after:
-                    self.sink.put(WRENCH, wrench_message(sample, at, wrench.frame_id))
-            if wrench.stamps:
-                self._wrench_after = max(self._wrench_after, max(wrench.stamps))
+            stamps, floor, before = wrench.stamps, self._floor, self._last_read
+            if floor == -math.inf and stamps:  # the first read: from when recording started
+                floor = max(stamps) - (now - self._started) - START_SLACK_S
+            # by stamp, not position: samples a busy executor stored out of order count too
+            new = [i for i, at in enumerate(stamps) if at > floor and at not in before]
+            if stamps:
+                self._last_read, self._floor = set(stamps), min(stamps)
+            if new:
+                self.sink.put_batch(WRENCH, len(new), partial(
+                    wrench_messages, [wrench.samples[i] for i in new],
+                    [stamps[i] for i in new], wrench.frame_id))
 
     def _capture(self) -> None:
         """Capture the scene in the background (one capture at a time; sampling goes on)."""
-        if self._capturing is None or self._capturing.done():
+        if self.images and (self._capturing is None or self._capturing.done()):
             self._capturing = self._loop.create_task(self.image())
 
     def cancel(self) -> None:

@@ -15,6 +15,7 @@ from typing import Any, BinaryIO
 from mcap.well_known import MessageEncoding, SchemaEncoding
 from mcap.writer import CompressionType, Writer
 from mcp_ros_bridge.recording.channels import as_json, JSON_SCHEMAS
+from mcp_ros_bridge.recording.fast_cdr import faster
 
 CHUNK_BYTES = 256 * 1024
 PROFILE = 'ros2'
@@ -46,7 +47,7 @@ class SessionFile:
             kind, text = self._ros[topic]
             schema = self._writer.register_schema(kind, SchemaEncoding.ROS2, text.encode())
             channel = self._writer.register_channel(topic, MessageEncoding.CDR, schema)
-            found = channel, serialize_dynamic(kind, text)[kind]
+            found = channel, faster(kind, serialize_dynamic(kind, text)[kind])
         else:
             schema_doc = JSON_SCHEMAS.get(topic, {'type': 'object'})
             schema = self._writer.register_schema(

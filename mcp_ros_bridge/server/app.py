@@ -253,6 +253,8 @@ async def _serve(options: ServeOptions, backend: RobotBackend | None,
             stack.push_async_callback(recording.close)  # the last: after the robot stopped
             recording.start()
         stack.push_async_callback(backend.close)
+        if options.record:
+            stack.push_async_callback(recording.last_sample)  # before the backend closes
         stack.callback(bridge.pipeline.audit.close)
         stack.callback(bridge.close)
         console = attach_console(bridge, options)

@@ -7,6 +7,7 @@ The full disk is the operating system's: a subprocess with a file size limit
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
@@ -15,10 +16,10 @@ from typing import Any
 from paths import REPO
 import pytest
 
-pytest.importorskip('mcap', reason='recording needs mcap (pip install -e ".[record]")')
-from mcp_ros_bridge.recording.reader import read_session  # noqa: E402, I100
-from mcp_ros_bridge.recording.recorder import Recorder  # noqa: E402
-from mcp_ros_bridge.recording.verify import check  # noqa: E402
+NEEDS = 'recording needs mcap (pip install -e ".[record]")'
+read_session = pytest.importorskip('mcp_ros_bridge.recording.reader', reason=NEEDS).read_session
+Recorder = pytest.importorskip('mcp_ros_bridge.recording.recorder', reason=NEEDS).Recorder
+check = pytest.importorskip('mcp_ros_bridge.recording.verify', reason=NEEDS).check
 
 pytestmark = pytest.mark.unit
 JOINTS = {'header': {'stamp': {'sec': 1, 'nanosec': 2}, 'frame_id': ''}, 'name': ['a', 'b'],
@@ -38,12 +39,23 @@ def test_rotation_starts_a_new_file_whose_chain_links_to_the_last(tmp_path: Any)
     recorder.close()
     assert len(recorder.paths) > 1
     sessions = [read_session(p) for p in recorder.paths]
-    for earlier, later in zip(sessions, sessions[1:]):
+    for earlier, later in itertools.pairwise(sessions):
         assert earlier.end is not None
         assert later.start['previous_file_last_hash'] == earlier.end['last_hash']
     assert all(check(s)[0] for s in sessions)
     assert sum(len(s.records) for s in sessions) + recorder.dropped.get('/mcp/tool_calls', 0) \
         == 400
+
+
+def test_a_latched_description_starts_every_later_file(tmp_path: Any) -> None:
+    """The robot description is recorded when given and again first in each rotated file."""
+    recorder = Recorder(str(tmp_path), 0.02, {}, queue_size=100_000)
+    recorder.latch('/robot_description', {'data': '<robot name="r"/>'})
+    _fill(recorder, 400)
+    recorder.close()
+    assert len(recorder.paths) > 1
+    for path in recorder.paths:
+        assert read_session(path).counts['/robot_description'] == 1, path
 
 
 def test_a_full_queue_drops_and_counts(tmp_path: Any) -> None:
