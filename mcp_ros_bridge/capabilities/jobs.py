@@ -10,15 +10,23 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+import re
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, GripResult, GripStatus, MotionResult
 from mcp_ros_bridge.capabilities.base import CallContext, fmt, NUM, Outcome, STR
 from mcp_ros_bridge.messages import MESSAGES, t
 
+# an unnamed geom's id ("tool0/geom11"): a model reads the link's name ("tool0")
+GEOM_ID = re.compile(r'(?<=[\w.-])/geom\d+\b')
 JOB_FIELDS = {'status': STR, 'message': STR, 'object': STR,
               'steps_done': {'type': 'array', 'items': STR}, 'failed_step': STR,
               'duration_s': NUM}
+
+
+def named(text: str) -> str:
+    """Return ``text`` with internal geom ids (``tool0/geom11``) as their link's name."""
+    return GEOM_ID.sub('', text)
 
 
 class StepFailed(Exception):
@@ -105,7 +113,16 @@ class Job:
 
     async def failure(self, code: str, message: str, advice: str,
                       details: dict[str, Any]) -> Outcome:
-        """Return the error outcome of the current step with what had already happened."""
+        """
+        Return the error outcome of the current step with what had already happened.
+
+        Advice written for a path tool (split the path, move the waypoints) is
+        replaced by the job's (``job_advice_<code>``: what to change in this
+        call); internal geom ids become link names.
+        """
+        if f'job_advice_{code}' in MESSAGES:
+            advice = t(f'job_advice_{code}')
+        message, advice = named(message), named(advice)
         done = ', '.join(t('step_' + s) for s in self.done) or t('job_nothing_done')
         if self.preview and self.done:  # nothing ran: the steps before were planned, checked
             done = t('job_preview_checked', steps=done)

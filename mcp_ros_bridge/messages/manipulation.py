@@ -140,6 +140,18 @@ TABLE = {
                               '正夹持 {object}，指尖位于 z {z} m'),
     'job_state_empty': both('gripper {status}, fingertip at z {z} m',
                             '夹爪 {status}，指尖位于 z {z} m'),
+    'job_advice_PARTIAL': both(
+        'Nothing moved in this step: its straight path is blocked or out of reach, and the job '
+        'has no other way. Clear the way (move or push what the message names), or choose '
+        'another object or target, then call again.',
+        '此步骤没有任何运动：它的直线路径被阻挡或不可达，任务没有其他路线。请清出通路（移动或推开消息中提到的物体），'
+        '或选择其他物体或目标，然后再次调用。'),
+    'job_advice_PLANNING_FAILED': both(
+        'Nothing moved in this step: no collision-free motion to it was found. Clear the way '
+        '(move or push what the message names), or choose another object or target, then '
+        'call again.',
+        '此步骤没有任何运动：找不到无碰撞的运动。请清出通路（移动或推开消息中提到的物体），或选择其他物体或目标，'
+        '然后再次调用。'),
     'job_failed': both(
         '{tool} stopped at step "{step}" with {code}: {message}. {advice} Done before: {done}. '
         'Now: {state}.',
