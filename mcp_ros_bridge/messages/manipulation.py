@@ -140,6 +140,14 @@ TABLE = {
                               '正夹持 {object}，指尖位于 z {z} m'),
     'job_state_empty': both('gripper {status}, fingertip at z {z} m',
                             '夹爪 {status}，指尖位于 z {z} m'),
+    'clearance_nearest': both('Nearest object: {object}, {gap} mm from the hand; ',
+                              '最近的物体：{object}，距手部 {gap} mm；'),
+    'clearance_table': both("the hand's lowest point is {table} mm above the table.",
+                            '手部最低点高出桌面 {table} mm。'),
+    'schema_clearance': both(
+        'where the motion ended: the nearest known object (not the held one), its gap to the '
+        'fingers or hand and their height above the table (m; boxes, never more than the gap)',
+        '运动结束处：最近的已知物体（不含所持物体）、它与手指或手部的间隙及其高出桌面的高度（m；按包围盒，不大于真实间隙）'),
     'job_advice_PARTIAL': both(
         'Nothing moved in this step: its straight path is blocked or out of reach, and the job '
         'has no other way. Clear the way (move or push what the message names), or choose '
