@@ -246,7 +246,7 @@ class GuardedGoal:
 
 
 GUARDED_CONTACT_KEYS = ('force_n', 'tip_m', 'point_m', 'point_source', 'travelled_m', 'pairs',
-                        'cause')
+                        'cause', 'by', 'by_body', 'body', 'rest_force_n')
 """
 What ``MotionResult.contact`` of a guarded move holds.
 
@@ -256,7 +256,11 @@ contact point: measured where the backend knows it, else the tip) and
 ``point_source`` (``physics`` or ``tip``), ``travelled_m`` (along the
 direction, at the crossing), where known, ``pairs`` (what touched what, N), and
 for a push ``cause``: ``push_cap`` (the pushed object's force passed the cap) or
-``contact`` (anything else touched).
+``contact`` (anything else touched). Where the backend resolves contacts: ``by``
+(``fingers``, ``held_object``, ``hand`` or ``arm``: the robot's part in the
+strongest contact), ``by_body`` (its body), ``body`` (what it touched: an
+object's name or ``table``) and ``rest_force_n`` (the contact force still
+pressing once the arm is at rest, N).
 """
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from mcp_ros_bridge.backends.port import (BackendError, GuardedGoal, MotionLimits, MotionResult,
@@ -20,17 +21,32 @@ DIRECTIONS: dict[str, tuple[float, float, float]] = {
     'down': (0.0, 0.0, -1.0), 'up': (0.0, 0.0, 1.0), 'forward': (1.0, 0.0, 0.0),
     'backward': (-1.0, 0.0, 0.0), 'left': (0.0, 1.0, 0.0), 'right': (0.0, -1.0, 0.0)}
 ALONG_FINGERS = 'along_fingers'  # the tool's z axis, wherever the fingers point
-ENDS = ['CONTACT', 'NO_CONTACT', 'STOPPED', 'FAILED', 'TIMED_OUT']
+# CONTACT: the fingers (or the held object) touched; HAND_CONTACT/ARM_CONTACT: another part did
+ENDS = ['CONTACT', 'HAND_CONTACT', 'ARM_CONTACT', 'NO_CONTACT', 'STOPPED', 'FAILED', 'TIMED_OUT']
+ENDED_BY = ['contact', 'distance', 'workspace', 'path', 'stop', 'timeout', 'failure']
+PARTS = ['fingers', 'held_object', 'hand', 'arm']
+GOOD_PARTS = ('fingers', 'held_object')
+PRESSING_N = 0.5  # below this residual contact force at rest the hand no longer presses
 CONTACT_SCHEMA = {'type': 'object', 'properties': {
     'force_n': {'type': 'number', 'description': said('schema_stop_force')},
     'height_m': NUM, 'point_m': XYZ, 'tip_m': XYZ, 'travelled_m': NUM,
-    'point_source': STR}}
+    'point_source': STR,
+    'body': {'type': 'string', 'description': said('schema_contact_body')},
+    'by': {'type': 'string', 'enum': PARTS, 'description': said('schema_contact_by')},
+    'by_fingers': {'type': 'boolean', 'description': said('schema_contact_by_fingers')},
+    'by_body': STR,
+    'from_tip_m': {'type': 'number', 'description': said('schema_contact_from_tip')},
+    'backed_off_m': {'type': 'number', 'description': said('schema_contact_backed_off')},
+    'rest_force_n': {'type': 'number', 'description': said('schema_contact_rest_force')}}}
 GUARDED_OUTPUT = output_schema({
     'status': {'type': 'string', 'enum': ENDS}, 'message': STR, 'contact': CONTACT_SCHEMA,
+    'ended_by': {'type': 'string', 'enum': ENDED_BY, 'description': said('schema_ended_by')},
     'travelled_m': NUM, 'final_pose': POSE_BRIEF, 'stop_latency_s': NUM,
     'peak_force_n': {'type': 'number', 'description': said('schema_guarded_peak')},
-    'path_limited_by': STR, 'duration_s': NUM, 'scene_changes': SCENE_CHANGES,
-}, ['status', 'message', 'travelled_m', 'duration_s'])
+    'path_limited_by': {'type': 'string', 'description': said('schema_path_limited_by')},
+    'line_m': {'type': 'number', 'description': said('schema_guarded_line')},
+    'duration_s': NUM, 'scene_changes': SCENE_CHANGES,
+}, ['status', 'message', 'ended_by', 'travelled_m', 'duration_s'])
 TOUCHED_N = 1.0  # a peak force from this up below the threshold is a touch, not "nothing"
 
 
@@ -68,31 +84,72 @@ async def approach(ctx: CallContext, direction: tuple[float, float, float], dist
     return await ctx.backend.move_until_contact(goal, progress)
 
 
+def _contact(c: dict[str, Any], travelled_m: float) -> dict[str, Any]:
+    """Return the contact's facts for the agent: where, how hard, what touched what, after."""
+    out = {'force_n': c['force_n'], 'height_m': round(c['point_m']['z'], 4) + 0.0,
+           'point_m': c['point_m'], 'tip_m': c['tip_m'],
+           'travelled_m': round(c['travelled_m'], 4), 'point_source': c['point_source'],
+           'backed_off_m': round(max(0.0, c['travelled_m'] - travelled_m), 4)}
+    if c.get('by'):
+        out.update(body=c['body'], by=c['by'], by_fingers=c['by'] in GOOD_PARTS,
+                   by_body=c['by_body'])
+    if c['point_source'] == 'physics':
+        out['from_tip_m'] = round(math.dist([c['point_m'][k] for k in 'xyz'],
+                                            [c['tip_m'][k] for k in 'xyz']), 4)
+    if 'rest_force_n' in c:
+        out['rest_force_n'] = c['rest_force_n']
+    return out
+
+
+def _ended_by(status: str, limited_by: str) -> str:
+    """Return what ended the move: a contact, the distance, the workspace, the path or a stop."""
+    if status.endswith('CONTACT') and status != 'NO_CONTACT':
+        return 'contact'
+    if status == 'NO_CONTACT':
+        return 'workspace' if limited_by == 'workspace' else 'path' if limited_by else 'distance'
+    return {'STOPPED': 'stop', 'TIMED_OUT': 'timeout'}.get(status, 'failure')
+
+
 def contact_report(result: MotionResult) -> dict[str, Any]:
     """Return the structured facts of a guarded move: end, contact, distance, latency."""
     d = result.details
     touched = result.status is MotionStatus.CONTACT_ABORT
+    travelled = round(float(d.get('travelled_m', 0.0)), 4)
+    c = dict(result.contact or {})
+    by = str(c.get('by') or 'fingers')
+    status = (('CONTACT' if by in GOOD_PARTS else f'{by.upper()}_CONTACT') if touched
+              else 'NO_CONTACT' if result.succeeded else result.status.value)
+    limited = str(d.get('path_limited_by') or '')
     s: dict[str, Any] = {
-        'status': 'CONTACT' if touched else 'NO_CONTACT' if result.succeeded
-        else result.status.value, 'message': result.message,
-        'travelled_m': round(float(d.get('travelled_m', 0.0)), 4),
-        'duration_s': round(result.duration_s, 3)}
+        'status': status, 'message': result.message, 'ended_by': _ended_by(status, limited),
+        'travelled_m': travelled, 'duration_s': round(result.duration_s, 3)}
     if result.final_pose is not None:
         s['final_pose'] = pose_to_dict(result.final_pose)
-    c = dict(result.contact or {})
     if touched and 'point_m' in c:
-        s['contact'] = {'force_n': c['force_n'], 'height_m': round(c['point_m']['z'], 4) + 0.0,
-                        'point_m': c['point_m'], 'tip_m': c['tip_m'],
-                        'travelled_m': round(c['travelled_m'], 4),
-                        'point_source': c['point_source']}
+        s['contact'] = _contact(c, travelled)
     latency = [d[k] for k in ('reaction_s', 'still_after_halt_s', 'halt_waited_s') if k in d]
     if latency:
         s['stop_latency_s'] = round(sum(latency), 4)
     if result.peak_force_n is not None:
         s['peak_force_n'] = round(float(result.peak_force_n), 2)
-    if d.get('path_limited_by'):
-        s['path_limited_by'] = str(d['path_limited_by'])
+    if limited:
+        s['path_limited_by'] = limited
+    line = d.get('line_m', d.get('path_length_m'))
+    if line is not None:
+        s['line_m'] = round(float(line), 4)
     return s
+
+
+def _after(c: dict[str, Any]) -> str:
+    """Return what the arm does after the stop: backed off or holding, still pressing or not."""
+    back = c['backed_off_m']
+    text = (t('guarded_backed_off', back=fmt(back * 1000.0, 1)) if back >= 0.0001
+            else t('guarded_holds'))
+    if 'rest_force_n' not in c:  # not measured (one wrist sensor)
+        return text
+    rest = float(c['rest_force_n'])
+    return text + (t('guarded_pressing', force=fmt(rest, 1)) if rest >= PRESSING_N
+                   else t('guarded_not_pressing'))
 
 
 def guarded_outcome(result: MotionResult) -> Outcome:
@@ -100,13 +157,25 @@ def guarded_outcome(result: MotionResult) -> Outcome:
     s = contact_report(result)
     where = t('motion_now_at', pose=describe_pose(result.final_pose)) if result.final_pose \
         else ''
+    c = s.get('contact')
+    if s['ended_by'] == 'contact' and c is None:
+        return Outcome(t('guarded_contact_unlocated', message=result.message, where=where), s)
     if s['status'] == 'CONTACT':
-        c = s.get('contact')
-        peak = max(float(s.get('peak_force_n', 0.0)), float(c['force_n'])) if c else 0.0
-        text = (t('guarded_contact', force=fmt(c['force_n'], 1), height=fmt(c['height_m'], 4),
-                  travelled=fmt(c['travelled_m'], 4), peak=fmt(peak, 1), where=where) if c else
-                t('guarded_contact_unlocated', message=result.message, where=where))
-        return Outcome(text, s)
+        assert c is not None
+        peak = max(float(s.get('peak_force_n', 0.0)), float(c['force_n']))
+        who = (t(f"guarded_by_{c['by']}", body=c['body']) if 'by' in c
+               else t('guarded_by_unknown'))
+        return Outcome(t('guarded_contact', who=who, force=fmt(c['force_n'], 1),
+                         height=fmt(c['height_m'], 4), travelled=fmt(c['travelled_m'], 4),
+                         peak=fmt(peak, 1), after=_after(c), where=where), s)
+    if c is not None:  # the hand or an arm link touched, not the fingers
+        text = t('guarded_other_part', status=s['status'], part=t(f"guarded_part_{c['by']}"),
+                 link=c['by_body'], body=c['body'], height=fmt(c['height_m'], 4),
+                 off=fmt(c.get('from_tip_m', 0.0), 3), tip=fmt(c['tip_m']['z'], 4),
+                 force=fmt(c['force_n'], 1), after=_after(c), where=where)
+        return Outcome(text + ' ' + t('guarded_other_part_fix', body=c['body']), s,
+                       is_error=True, error_code=s['status'],
+                       error_details=failure_details(result, s))
     if s['status'] == 'NO_CONTACT':
         limit = t('guarded_limited', by=s['path_limited_by']) if 'path_limited_by' in s else ''
         peak = float(s.get('peak_force_n', 0.0))

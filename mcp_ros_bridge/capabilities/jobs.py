@@ -19,9 +19,16 @@ from mcp_ros_bridge.messages import MESSAGES, t
 
 # a step's own "nothing moved" (en, zh), untrue of the job once earlier steps moved
 _NOTHING_MOVED = re.compile(r'[Nn]othing (?:moved|was executed)(?: again)?|没有(?:执行)?任何运动')
+# an unnamed geom's id ("tool0/geom11"): a model reads the link's name ("tool0")
+GEOM_ID = re.compile(r'(?<=[\w.-])/geom\d+\b')
 JOB_FIELDS = {'status': STR, 'message': STR, 'object': STR,
               'steps_done': {'type': 'array', 'items': STR}, 'failed_step': STR,
               'duration_s': NUM}
+
+
+def named(text: str) -> str:
+    """Return ``text`` with internal geom ids (``tool0/geom11``) as their link's name."""
+    return GEOM_ID.sub('', text)
 
 
 class StepFailed(Exception):
@@ -108,9 +115,18 @@ class Job:
 
     async def failure(self, code: str, message: str, advice: str,
                       details: dict[str, Any]) -> Outcome:
-        """Return the error outcome of the current step with what had already happened."""
+        """
+        Return the error outcome of the current step with what had already happened.
+
+        Advice written for a path tool (split the path, move the waypoints) is
+        replaced by the job's (``job_advice_<code>``: what to change in this
+        call); internal geom ids become link names.
+        """
+        if f'job_advice_{code}' in MESSAGES:
+            advice = t(f'job_advice_{code}')
         if self.done and not self.preview:
             message, advice = _this_step_only(message), _this_step_only(advice)
+        message, advice = named(message), named(advice)
         done = ', '.join(t('step_' + s) for s in self.done) or t('job_nothing_done')
         if self.preview and self.done:  # nothing ran: the steps before were planned, checked
             done = t('job_preview_checked', steps=done)

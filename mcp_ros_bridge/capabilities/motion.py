@@ -13,6 +13,7 @@ from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTION, NUM,
                                               Outcome, output_schema, POSE_BRIEF, Runner, STOP,
                                               STR)
+from mcp_ros_bridge.capabilities.clearance import add_clearance, CLEARANCE
 from mcp_ros_bridge.capabilities.grip_report import add_grip_report, GRIP_REPORT, held_before
 from mcp_ros_bridge.capabilities.motion_advice import explain_cone_refusal, is_cone_refusal
 from mcp_ros_bridge.capabilities.preview import (PlannedOnly, preview_check, previews_plans,
@@ -40,6 +41,7 @@ MOTION_OUTPUT = output_schema({
     'path_length_m': {'type': 'number', 'description': said('schema_path_length')},
     'grip': GRIP_REPORT,
     'scene_changes': SCENE_CHANGES,
+    'clearance': CLEARANCE,
 }, ['status', 'message', 'duration_s'])
 
 Move = Callable[[MotionLimits], Awaitable[MotionResult]]
@@ -168,6 +170,7 @@ async def run_motion(ctx: CallContext, args: dict[str, Any], verb: str, move: Mo
         if held is not None:
             await add_grip_report(ctx, held, outcome)
         await add_scene_changes(ctx, scene, held.object_name if held else None, outcome)
+        await add_clearance(ctx, held.object_name if held else None, outcome)
         return outcome
     if not await previews_plans(ctx.backend):
         raise unsupported(args)

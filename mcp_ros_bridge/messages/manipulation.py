@@ -4,18 +4,63 @@ from mcp_ros_bridge.messages.table import both
 
 TABLE = {
     'returns_move_until_contact': both(
-        'status CONTACT with the contact height (m), the force that stopped it and the peak '
-        'force (N) and distance travelled, or NO_CONTACT after the whole distance',
-        '状态 CONTACT 及接触高度 (m)、使其停止的力和峰值力 (N) 以及移动距离，或走完全程后的 NO_CONTACT'),
+        'status CONTACT with what the fingers touched, the contact height (m), the force that '
+        'stopped it and the peak force (N) and distance travelled, or NO_CONTACT after the '
+        'whole distance',
+        '状态 CONTACT 及手指接触的对象、接触高度 (m)、使其停止的力和峰值力 (N) 以及移动距离，或走完全程后的 '
+        'NO_CONTACT'),
     'schema_stop_force': both('net force on the step it stopped (N)', '使其停止那一步的净力 (N)'),
     'schema_guarded_peak': both('highest net contact force (N), impact and stop included',
                                 '最大净接触力 (N)，含冲击和停止过程'),
     'guarded_label': both('guarded move', '接触停止运动'),
     'guarded_contact': both(
-        'CONTACT: stopped on a {force} N contact at height {height} m after {travelled} m; '
-        'peak force {peak} N.{where}',
-        'CONTACT：移动 {travelled} m 后在高度 {height} m 处因 {force} N 的接触而停止；峰值力 {peak} N。'
-        '{where}'),
+        'CONTACT: {who} with {force} N at height {height} m after {travelled} m; peak force '
+        '{peak} N. {after}.{where}',
+        'CONTACT：{who}，力 {force} N，高度 {height} m，移动 {travelled} m；峰值力 {peak} N。'
+        '{after}。{where}'),
+    'guarded_by_fingers': both('the fingers touched {body}', '手指接触了 {body}'),
+    'guarded_by_held_object': both('the held object touched {body}', '所持物体接触了 {body}'),
+    'guarded_by_unknown': both('stopped on a contact (the wrist sensor does not say which part '
+                               'touched)', '因接触而停止（腕部传感器无法判断是哪个部位接触）'),
+    'guarded_part_hand': both('hand', '手部'),
+    'guarded_part_arm': both('arm link', '手臂连杆'),
+    'guarded_other_part': both(
+        '{status}: the {part} ({link}), not the fingers, touched {body} with {force} N at '
+        'height {height} m, {off} m from the fingertip centre (fingertips at z={tip} m). '
+        '{after}.{where}',
+        '{status}：接触 {body} 的是{part}（{link}），不是手指，力 {force} N，高度 {height} m，'
+        '距指尖中心 {off} m（指尖 z={tip} m）。{after}。{where}'),
+    'guarded_other_part_fix': both(
+        "That height is not the fingertips'. To touch with the fingers, close the gripper "
+        '(the open fingers straddle narrow objects) or put them over {body} with nothing '
+        'else of the hand above it (its size: list_objects); then call again.',
+        '该高度不是指尖的高度。要用手指接触，请闭合夹爪（张开的手指会跨过窄物体），或让手指位于 {body} '
+        '上方且手部其他部分不在其上方（尺寸见 list_objects），然后再次调用。'),
+    'guarded_backed_off': both('The arm backed off {back} mm and holds there',
+                               '手臂后退了 {back} mm 并保持在该处'),
+    'guarded_holds': both('The arm holds where it stopped', '手臂保持在停止处'),
+    'guarded_pressing': both(', still pressing with {force} N', '，仍以 {force} N 按压'),
+    'guarded_not_pressing': both(', no longer pressing', '，已不再按压'),
+    'schema_contact_body': both('what was touched: an object name or table',
+                                '被接触的对象：物体名称或 table'),
+    'schema_contact_by': both('the robot part that touched it', '接触它的机器人部位'),
+    'schema_contact_by_fingers': both('true when the fingers or the held object touched',
+                                      '手指或所持物体接触时为 true'),
+    'schema_contact_from_tip': both('distance from the contact point to the fingertip centre (m)',
+                                    '接触点到指尖中心的距离 (m)'),
+    'schema_contact_backed_off': both('how far the arm moved back after the stop (m)',
+                                      '停止后手臂后退的距离 (m)'),
+    'schema_contact_rest_force': both('contact force still pressing at rest (N)',
+                                      '静止后仍在按压的接触力 (N)'),
+    'schema_ended_by': both(
+        'what ended the move: contact, distance (max_distance_m), workspace (the box cut the '
+        'line), path (no further straight path), stop, timeout, failure',
+        '结束运动的原因：contact（接触）、distance（max_distance_m）、workspace（工作空间截断直线）、'
+        'path（无法继续直线）、stop、timeout、failure'),
+    'schema_path_limited_by': both(
+        'why the line was shorter than max_distance_m; it ended the move only if ended_by says so',
+        '直线短于 max_distance_m 的原因；仅当 ended_by 如此说明时才是它结束了运动'),
+    'schema_guarded_line': both('length of the line after that cut (m)', '截断后直线的长度 (m)'),
     'guarded_contact_unlocated': both('CONTACT: {message}.{where}',
                                       'CONTACT：{message}。{where}'),
     'guarded_no_contact': both(
@@ -109,6 +154,26 @@ TABLE = {
                             '夹爪 {status}，指尖位于 z {z} m'),
     'job_step_still': both('this step did not move (the steps before it did)',
                            '此步骤没有运动（此前的步骤已运动）'),
+    'clearance_nearest': both('Nearest object: {object}, {gap} mm from the hand; ',
+                              '最近的物体：{object}，距手部 {gap} mm；'),
+    'clearance_table': both("the hand's lowest point is {table} mm above the table.",
+                            '手部最低点高出桌面 {table} mm。'),
+    'schema_clearance': both(
+        'where the motion ended: the nearest known object (not the held one), its gap to the '
+        'fingers or hand and their height above the table (m; boxes, never more than the gap)',
+        '运动结束处：最近的已知物体（不含所持物体）、它与手指或手部的间隙及其高出桌面的高度（m；按包围盒，不大于真实间隙）'),
+    'job_advice_PARTIAL': both(
+        'This step did not move: its straight path is blocked or out of reach, and the job '
+        'has no other way. Clear the way (move or push what the message names), or choose '
+        'another object or target, then call again.',
+        '此步骤没有运动：它的直线路径被阻挡或不可达，任务没有其他路线。请清出通路（移动或推开消息中提到的物体），'
+        '或选择其他物体或目标，然后再次调用。'),
+    'job_advice_PLANNING_FAILED': both(
+        'This step did not move: no collision-free motion to it was found. Clear the way '
+        '(move or push what the message names), or choose another object or target, then '
+        'call again.',
+        '此步骤没有运动：找不到无碰撞的运动。请清出通路（移动或推开消息中提到的物体），或选择其他物体或目标，'
+        '然后再次调用。'),
     'job_failed': both(
         '{tool} stopped at step "{step}" with {code}: {message}. {advice} Done before: {done}. '
         'Now: {state}.',

@@ -204,7 +204,8 @@ class EnvelopedBackend(RobotBackend):
         goal = replace(goal, limits=replace(limits, contact_threshold_n=goal.force_threshold_n))
         result = await self.inner.move_until_contact(goal, progress)
         if cut and 'path_limited_by' not in result.details:
-            result = replace(result, details={**result.details, 'path_limited_by': 'workspace'})
+            result = replace(result, details={**result.details, 'path_limited_by': 'workspace',
+                                              'line_m': round(goal.max_distance_m, 4)})
         return self._noted(result, notes)
 
     async def grasp(self, goal: GraspGoal,

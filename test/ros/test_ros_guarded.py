@@ -55,6 +55,8 @@ async def test_guarded_move_stops_on_a_wrench_spike(tmp_path, mode):
     assert s['status'] == 'CONTACT', s
     assert 7.0 < s['contact']['force_n'] < 9.5, s  # the change since the start, not |F|
     assert s['contact']['point_source'] == 'tip'
+    assert s['ended_by'] == 'contact' and 'by' not in s['contact']  # one wrist sensor
+    assert 'does not say which part' in text and 'holds where it stopped' in text
     assert s['stop_latency_s'] < 2.0
     assert 'stop' in fake.events.received  # the path that actually halts MoveIt
     request = fake.path_requests[-1]

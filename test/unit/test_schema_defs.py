@@ -51,9 +51,11 @@ def test_the_shipped_guarded_move_result_references_its_point_shape():
         assert contact['point_m'] == contact['tip_m'] == {'$ref': '#/$defs/xyz'}
         assert Draft202012Validator(out).is_valid({
             'status': 'CONTACT', 'message': 'm', 'travelled_m': 0.1, 'duration_s': 1.0,
+            'ended_by': 'contact',
             'contact': {'point_m': {'x': 0.5, 'y': 0, 'z': 0},
                         'tip_m': {'x': 0.5, 'y': 0, 'z': 0.01}}})
         for schema in (out, catalog.get('move_until_contact').output_schema):
             assert not Draft202012Validator(schema).is_valid({
                 'status': 'CONTACT', 'message': 'm', 'travelled_m': 0.1, 'duration_s': 1.0,
+                'ended_by': 'contact',
                 'contact': {'point_m': {'x': 0.5, 'y': 0}}})

@@ -83,6 +83,43 @@ def contact_load(guard: ContactGuard, d: mujoco.MjData, held: int, pushed: int =
                 frozenset(on))
 
 
+def touch_of(m: mujoco.MjModel, d: mujoco.MjData, guard: ContactGuard, world: World,
+             skip: frozenset[str] = frozenset()) -> dict[str, str]:
+    """
+    Return what touched what in the strongest contact: the robot's part and body, the other body.
+
+    ``by`` is ``fingers``, ``held_object`` (the object the gripper holds),
+    ``hand`` (the hand's other bodies) or ``arm`` (a link); ``body`` names the
+    object touched (an object, ``table`` or the geom). ``skip`` leaves out the
+    pairs of a push (``mine<->other`` geom names). The grip is left out.
+    """
+    held, robot, f6 = world.held_object, world.robot, np.zeros(6)
+    hand = {m.body(n).id for n in robot.hand_bodies}
+    best, worst = -1.0, (-1, -1)
+    for i in range(d.ncon):
+        g1, g2 = int(d.contact.geom1[i]), int(d.contact.geom2[i])
+        mine1 = bool(guard.robot[g1]) or (held >= 0 and m.geom_bodyid[g1] == held)
+        mine2 = bool(guard.robot[g2]) or (held >= 0 and m.geom_bodyid[g2] == held)
+        if mine1 == mine2:  # the grip, a self contact, or nothing of the robot's
+            continue
+        mine, other = (g1, g2) if mine1 else (g2, g1)
+        if f'{m.geom(mine).name}<->{m.geom(other).name}' in skip:
+            continue
+        mujoco.mj_contactForce(m, d, i, f6)
+        if abs(float(f6[0])) > best:
+            best, worst = abs(float(f6[0])), (mine, other)
+    mine, other = worst
+    if mine < 0:
+        return {}
+    body = int(m.geom_bodyid[mine])
+    by = ('fingers' if guard.finger_geom[mine] else 'held_object' if body == held
+          else 'hand' if body in hand else 'arm')
+    other_body = int(m.geom_bodyid[other])
+    name = m.body(other_body).name if other_body > 0 else m.geom(other).name
+    return {'by': by, 'by_body': m.body(body).name,
+            'body': 'table' if name.startswith('table') else name or 'scene'}
+
+
 class GuardedMotion(ArmMotion):
     """Track a straight approach; halt on the first step the contact force passes the threshold."""
 
@@ -157,20 +194,23 @@ class GuardedMotion(ArmMotion):
             cause, force, message = 'push_cap', pushed, t(
                 'sim_push_cap', force=f'{pushed:.1f}', cap=f'{self.cap:g}')
         elif net > self.threshold:
-            others = {k: v for k, v in pairs.items() if k not in on}
-            worst = max(others, key=lambda pair: others[pair]) if others else ''
+            touch = touch_of(world.model, d, self.guard, world, on)
+            pair = f"{touch['by_body']}<->{touch['body']}" if touch else ''
             cause, force, message = 'contact', net, t(
                 'sim_guarded_contact', force=f'{net:.1f}', threshold=f'{self.threshold:g}',
-                pair=worst)
+                pair=pair)
         else:
             return
+        if cause == 'push_cap':
+            touch = touch_of(world.model, d, self.guard, world)
         tip = d.site_xpos[self.tcp].copy()
         self.t_cross = world.time
         self.hit = {'force_n': round(force, 2), 'tip_m': _xyz(tip),
                     'point_m': _xyz(tip if point is None else point),
                     'point_source': 'tip' if point is None else 'physics',
                     'travelled_m': round(float(np.dot(tip - self.origin, self.direction)), 5),
-                    'pairs': {k: round(v, 2) for k, v in pairs.items()}}
+                    'pairs': {k: round(v, 2) for k, v in pairs.items()},
+                    **touch}
         if self.pushed >= 0:
             self.hit['cause'] = cause
         self._begin_halt(world, MotionStatus.CONTACT_ABORT, message)
@@ -180,6 +220,10 @@ class GuardedMotion(ArmMotion):
         tip = world.data.site_xpos[self.tcp]
         travelled = round(float(np.dot(tip - self.origin, self.direction)), 5)
         details = {**run.details, 'travelled_m': travelled}
+        if self.hit is not None and self.base is not None:  # what still presses, at rest
+            load = contact_load(self.guard, world.data, world.held_object, self.pushed,
+                                self.hand)
+            self.hit['rest_force_n'] = round(max(0.0, load.total - load.pushed - self.base), 2)
         if self.pushed >= 0:
             details['push_peak_force_n'] = round(self.push_peak, 2)
         return replace(run, contact=self.hit, details=details)
