@@ -101,6 +101,12 @@ TABLE: dict[str, tuple[str, str]] = {
         '{verb}已规划；没有任何运动。预计用时 {duration} 秒，指尖路径 {length} m（比例 {fraction}）{end}。去掉 plan_only '
         '再次调用即可运动。'),
     'plan_only_note': both('planned only; nothing moved', '仅规划；没有任何运动'),
+    'plan_stale': both(
+        'the plan no longer starts where the arm is (a joint is {off} rad away, more than {tol} '
+        'rad, or the hand holds something else); nothing moved',
+        '该规划的起点已不是机械臂当前位置（某关节相差 {off} rad，超过 {tol} rad，或手中所持物体不同）；没有任何运动'),
+    'plan_stale_fix': both('Plan the motion again from where the arm is now.',
+                           '请从机械臂当前位置重新规划该运动。'),
     'motion_planned_end': both(', ending at {pose}', '，终点为 {pose}'),
     'stop_unconfirmed': both(
         'Stop was sent but not confirmed: {message}. {advice}',
