@@ -39,6 +39,13 @@ class PlanStore:
         self._plans[plan_id] = (self.clock(), plan)
         return plan_id
 
+    def peek(self, plan_id: str) -> Plan | None:
+        """Return the kept plan of ``plan_id`` (None when it cannot run); it stays kept."""
+        found = self._plans.get(plan_id)
+        if found is None or self.clock() - found[0] > self.ttl_s:
+            return None
+        return found[1]
+
     def take(self, plan_id: str) -> Plan:
         """Return the plan and forget it; refuse an unknown, used or expired id."""
         found = self._plans.pop(plan_id, None)

@@ -33,6 +33,7 @@ from mcp_ros_bridge.contract.results import (backend_error_result, end_of, error
                                              error_result, outcome_result)
 from mcp_ros_bridge.contract.validation import ArgumentValidator, problem_field
 from mcp_ros_bridge.messages import speaking, t
+from mcp_ros_bridge.capabilities.plan_ids import plan_store
 from mcp_ros_bridge.safety.approval import (Denied, IssuedApprovals, OperatorDesk,
                                             plan_summary, request_approval)
 from mcp_ros_bridge.safety.arbiter import (BusyError, MotionArbiter, OperatorHold,
@@ -196,7 +197,8 @@ class CallPipeline:
                 return refusal
         if spec.requires_approval and not repeat:
             try:
-                summary = await plan_summary(spec, args, self.backend, self.catalog.robot)
+                summary = await plan_summary(spec, args, self.backend, self.catalog.robot,
+                                             plan_store(self.shared))
                 pending = await request_approval(ctx, params, summary,
                                                  self.settings.approval_policy, self.approvals,
                                                  self.desk, spec.name)

@@ -6,7 +6,11 @@ the same id again, an expired id and an id planned before the arm moved are
 refused naming why, with nothing moved.
 """
 
+import re
+
 import anyio
+import contract_kits  # noqa: F401 - puts bridge_kit on the path
+from bridge_kit import copy_config  # noqa: I100 - on that path
 from mcp import Client
 from mcp_ros_bridge.capabilities.plan_ids import plan_store
 from mcp_ros_bridge.contract.results import error_block
@@ -90,3 +94,39 @@ async def test_an_expired_or_stale_plan_is_refused_and_nothing_moves(bridge, mod
     assert error_block(stale)['code'] == 'STALE_PLAN', stale.content[0].text
     assert 'no longer starts where the arm is' in stale.content[0].text
     assert error_block(unknown)['code'] == 'PLAN_UNKNOWN'
+
+
+@pytest.mark.parametrize('mode', MODES)
+async def test_the_approval_quotes_the_plan_and_the_run_matches_it(tmp_path, mode):
+    """Approving a kept plan shows its duration, peak tip speed and target; the run keeps them."""
+    from mcp import types
+    from mcp_ros_bridge.server.app import build, ServeOptions
+    cfg = copy_config(str(tmp_path / 'cfg'), {
+        '    kind: execute_plan\n': '    kind: execute_plan\n    requires_approval: true\n'})
+    asked: list[str] = []
+
+    async def approve(context, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(params.message)
+        return types.ElicitResult(action='accept', content={'approve': True})
+    bridge, backend = await build(ServeOptions(config_dir=cfg, sim_speed=0, watch=False))
+    try:
+        async with Client(bridge.server, mode=mode, elicitation_callback=approve) as c:
+            with anyio.fail_after(180):
+                planned = await c.call_tool('move_arm_to_pose',
+                                            _pose(0.42, -0.12, 0.32, plan_only=True))
+                facts = planned.structured_content['plan']
+                ran = await c.call_tool('execute_plan',
+                                        {'plan_id': planned.structured_content['plan_id']})
+    finally:
+        await backend.close()
+    assert not ran.is_error, ran.content[0].text
+    assert len(asked) == 1 and 'x=0.420 y=-0.120 z=0.320' in asked[0], asked
+    quoted = re.search(r'The plan: ([0-9.]+) s, fingertip up to ([0-9]+) mm/s', asked[0])
+    assert quoted, asked[0]
+    seconds, mm_s = float(quoted.group(1)), float(quoted.group(2))
+    assert seconds == pytest.approx(facts['duration_s'], abs=0.01)
+    assert mm_s == pytest.approx(facts['peak_tip_speed_mps'] * 1000, abs=1.0)
+    r = ran.structured_content
+    assert r['duration_s'] == pytest.approx(seconds, rel=0.2)  # what the person approved ran
+    # the mean speed of the executed tip path stays below the quoted peak
+    assert r['path_length_m'] / r['duration_s'] * 1000 <= mm_s
