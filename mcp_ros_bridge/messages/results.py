@@ -30,7 +30,7 @@ TABLE: dict[str, tuple[str, str]] = {
         'wrist F/T wrench',
         '运动监护观测到的最大接触力 (N)，未做重力补偿：仿真中为手臂和手上接触力之和（不含手指与所夹物体之间的接触）；'
         'ROS 上为腕部力/力矩传感器的 |F|'),
-    'schema_plan': both('plan_only: the plan\'s duration, path length, peak tip and joint '
+    'schema_plan': both("plan_only: the plan's duration, path length, peak tip and joint "
                         'speeds, target and object (SI)',
                         'plan_only：规划的用时、路径长度、指尖与关节最高速度、目标和物体（SI）'),
     'schema_path_length': both('fingertip path: travelled, or planned with plan_only',

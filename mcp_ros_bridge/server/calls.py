@@ -26,6 +26,7 @@ import anyio
 from mcp.shared.exceptions import MCPError
 from mcp_ros_bridge.backends.port import BackendError, RobotBackend
 from mcp_ros_bridge.capabilities import CallContext, Kind, KINDS
+from mcp_ros_bridge.capabilities.plan_ids import plan_store
 from mcp_ros_bridge.catalog.defaults import fill_defaults
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
 from mcp_ros_bridge.contract.errors import not_an_object_text, validation_error_text
@@ -33,7 +34,6 @@ from mcp_ros_bridge.contract.results import (backend_error_result, end_of, error
                                              error_result, outcome_result)
 from mcp_ros_bridge.contract.validation import ArgumentValidator, problem_field
 from mcp_ros_bridge.messages import speaking, t
-from mcp_ros_bridge.capabilities.plan_ids import plan_store
 from mcp_ros_bridge.safety.approval import (Denied, IssuedApprovals, OperatorDesk,
                                             plan_summary, request_approval)
 from mcp_ros_bridge.safety.arbiter import (BusyError, MotionArbiter, OperatorHold,

@@ -35,7 +35,7 @@ def _state(bridge) -> np.ndarray:
 
 @pytest.fixture
 def bridge(sim_bridge):
-    """The fast simulation without the rate limit (the calls are quick)."""
+    """Return the fast simulation without the rate limit (the calls are quick)."""
     sim_bridge.pipeline.rate = RateLimiter(1000.0, 1000)
     return sim_bridge
 

@@ -57,6 +57,7 @@ class CheckedPath:
     stops: int  # the stop count when planning began
     fraction: float = 1.0
 
+
 FK_CONCURRENCY = 8  # compute_fk requests in flight at once for a whole trajectory
 
 
@@ -154,8 +155,12 @@ class MoveItInterface:
 
     async def run(self, checked: CheckedPath, limits: MotionLimits,
                   progress: ProgressFn | None, stops: int | None = None) -> MotionResult:
-        """Execute a checked plan; ``stops``: the stop count when it was planned (a stop since
-        then ends it before it runs)."""
+        """
+        Execute a checked plan.
+
+        ``stops``: the stop count when it was planned (a stop since then ends it
+        before it runs); None: now.
+        """
         if not checked.rows:
             return MotionResult(MotionStatus.SUCCEEDED, t('moveit_goal_met'))
         stops = self._runner.stop_count if stops is None else stops

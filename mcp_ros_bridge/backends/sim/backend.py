@@ -189,7 +189,7 @@ class SimBackend(Runner):
         return motion_result(run, self._pose_of(link, frame), joints, target)
 
     async def plan(self, goal: MotionGoal, start: RobotState | None = None) -> Plan:
-        """Plan a pose, joint or straight-line goal (IK, collision sweep, timing); nothing moves."""
+        """Plan a pose, joint or straight line goal (IK, collision sweep, timing); no motion."""
         return await make_plan(self, goal, start)
 
     async def execute(self, plan: Plan, progress: ProgressFn | None = None) -> MotionResult:
