@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, GraspGoal, GripperState,
-                                          GripResult, GripStatus, Image, JointStates,
-                                          MotionResult, MotionStatus, Pose, ReleaseGoal,
+from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGoal, GraspGoal,
+                                          GripperState, GripResult, GripStatus, Image,
+                                          JointGoal, JointStates, MotionResult, MotionStatus,
+                                          Plan, Pose, PoseGoal, ReleaseGoal, RobotState,
                                           WrenchSamples)
 
 ARM = tuple(f'panda_joint{i}' for i in range(1, 8))
@@ -97,6 +98,25 @@ class RecordingBackend:
                 return MotionResult(MotionStatus.STOPPED, 'stopped on request', duration_s=0.1)
         return MotionResult(MotionStatus.SUCCEEDED, 'reached', Pose((0.5, 0.0, 0.3), (0, 1, 0, 0),
                             'panda_link0'), duration_s=0.2, position_error_m=0.0004)
+
+    async def plan(self, goal: Any, start: Any = None) -> Plan:
+        """Return a two-sample plan at the fingers-down pose (its path check run), recorded."""
+        pose = Pose((0.307, 0.0, 0.487), (0.0, 1.0, 0.0, 0.0), 'panda_link0')
+        check = goal.limits.path_check
+        if check is not None and self.check_paths:
+            check([pose, pose], [0.0, 0.2])
+        self.calls.append(('plan', goal))
+        if self.fail_with is not None:
+            raise self.fail_with
+        home = (0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785)
+        state = start or RobotState(dict(zip(ARM, home)))
+        return Plan(goal, state, state, (0.0, 0.2), (home, home), (pose, pose))
+
+    async def execute(self, plan: Plan, progress: Any = None) -> MotionResult:
+        """Run the plan as the motion of its goal's kind."""
+        name = {PoseGoal: 'move_to_pose', JointGoal: 'move_to_joints',
+                CartesianGoal: 'follow_cartesian_path'}[type(plan.goal)]
+        return await self._motion(name, plan.goal, progress)
 
     async def move_to_pose(self, goal: Any, progress: Any = None) -> MotionResult:
         return await self._motion('move_to_pose', goal, progress)

@@ -16,8 +16,9 @@ from typing import Any, TYPE_CHECKING
 
 from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGoal, GraspGoal,
                                           GripperState, GripResult, GuardedGoal, Image,
-                                          JointGoal, JointStates, MotionResult, Pose, PoseGoal,
-                                          ProgressFn, ReleaseGoal, RobotBackend, WrenchSamples)
+                                          JointGoal, JointStates, MotionGoal, MotionResult, Plan,
+                                          Pose, PoseGoal, ProgressFn, ReleaseGoal, RobotBackend,
+                                          RobotState, WrenchSamples)
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.messages import t
 
@@ -121,6 +122,14 @@ class DeferredBackend(RobotBackend):
     async def tip_poses(self, joint_rows: Sequence[Sequence[float]]) -> list[Pose]:
         """Wait for the start; compute tip poses."""
         return await (await self._ready()).tip_poses(joint_rows)
+
+    async def plan(self, goal: MotionGoal, start: RobotState | None = None) -> Plan:
+        """Wait for the start; plan a motion."""
+        return await (await self._ready()).plan(goal, start)
+
+    async def execute(self, plan: Plan, progress: ProgressFn | None = None) -> MotionResult:
+        """Wait for the start; run a plan."""
+        return await (await self._ready()).execute(plan, progress)
 
     async def move_to_pose(self, goal: PoseGoal,
                            progress: ProgressFn | None = None) -> MotionResult:

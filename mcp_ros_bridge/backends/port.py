@@ -17,6 +17,9 @@ Conventions shared by every backend:
   or cancels the goal before the cancellation propagates.
 * Quaternions are ``(w, x, y, z)`` as in transforms3d.
 * A motion runs only after its planned path passed ``MotionLimits.path_check``.
+* A pose, joint or straight-line motion is a :class:`Plan` first
+  (:meth:`RobotBackend.plan`): a value to check, show and keep, then run as
+  planned (:meth:`RobotBackend.execute`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+import itertools
+import math
 from typing import Any, Protocol, runtime_checkable, TYPE_CHECKING
 
 if TYPE_CHECKING:  # annotations only: importing the port loads no other project module
@@ -211,6 +216,91 @@ class CartesianGoal:
     min_fraction: float = 1.0
     avoid_collisions: bool = True
     may_touch: frozenset[str] = frozenset()
+
+
+MotionGoal = PoseGoal | JointGoal | CartesianGoal
+"""The goals a :class:`Plan` is made for."""
+
+START_TOLERANCE_RAD = 0.01  # a plan runs only while every arm joint is this close to its start
+
+
+@dataclass(frozen=True)
+class RobotState:
+    """Where a plan starts or ends: arm joints (rad) and the object in the hand (``''``: none)."""
+
+    joints: Mapping[str, float]
+    held: str = ''
+
+
+@dataclass(frozen=True)
+class Plan:
+    """
+    One motion as a value, before anything moves: samples, facts, start and end.
+
+    ``positions`` are the arm joints per sample (``joints.arm`` order) at
+    ``times`` (s from the start); ``tip_poses`` the TCP per sample in the base
+    frame. ``status`` is ``SUCCEEDED`` for a plan that can run and ``PARTIAL``
+    for a straight path below its ``min_fraction`` (``message`` says why; it
+    never runs). ``trajectory`` is the backend's own executable form.
+    """
+
+    goal: MotionGoal
+    start: RobotState
+    end: RobotState
+    times: Sequence[float]
+    positions: Sequence[Sequence[float]]
+    tip_poses: Sequence[Pose]
+    status: MotionStatus = MotionStatus.SUCCEEDED
+    message: str = ''
+    fraction: float = 1.0
+    details: Mapping[str, Any] = field(default_factory=dict)
+    trajectory: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def executable(self) -> bool:
+        """Return True when the plan may run (not PARTIAL)."""
+        return self.status is MotionStatus.SUCCEEDED
+
+    @property
+    def duration_s(self) -> float:
+        """Return how long the planned motion takes (s)."""
+        return float(self.times[-1]) if len(self.times) else 0.0
+
+    @property
+    def path_length_m(self) -> float:
+        """Return the length of the tip's path (m)."""
+        return sum(math.dist(a.position, b.position)
+                   for a, b in itertools.pairwise(self.tip_poses))
+
+    @property
+    def peak_tip_speed_mps(self) -> float:
+        """Return the highest tip speed between two samples (m/s)."""
+        return _peak(self.times, [p.position for p in self.tip_poses], math.dist)
+
+    @property
+    def peak_joint_speed_rad_s(self) -> float:
+        """Return the highest speed of any one arm joint between two samples (rad/s)."""
+        return _peak(self.times, self.positions,
+                     lambda a, b: max(abs(float(y) - float(x)) for x, y in zip(a, b)))
+
+    @property
+    def target(self) -> Pose | None:
+        """Return the pose the tip is sent to (a pose goal's, a path's last waypoint)."""
+        if isinstance(self.goal, PoseGoal):
+            return self.goal.target
+        if isinstance(self.goal, CartesianGoal) and self.goal.waypoints:
+            return self.goal.waypoints[-1]
+        return None
+
+
+def _peak(times: Sequence[float], rows: Sequence[Sequence[float]],
+          step: Callable[[Sequence[float], Sequence[float]], float]) -> float:
+    """Return the largest ``step`` between consecutive rows per second."""
+    peak = 0.0
+    for (t0, a), (t1, b) in itertools.pairwise(zip(times, rows)):
+        if t1 > t0:
+            peak = max(peak, step(a, b) / (t1 - t0))
+    return peak
 
 
 @dataclass(frozen=True)
@@ -420,6 +510,23 @@ class RobotBackend(Protocol):
         Rows are arm joint positions in ``robot.yaml``'s ``joints.arm`` order
         (forward kinematics; nothing moves). Raise ``UNAVAILABLE`` when the
         backend has no kinematic model.
+        """
+
+    async def plan(self, goal: MotionGoal, start: RobotState | None = None) -> Plan:
+        """
+        Plan a pose, joint or straight-line goal from ``start`` (default: where the arm is).
+
+        Nothing moves. A planning failure raises :class:`BackendError`; the goal's
+        ``limits.path_check`` runs on the planned samples (times as they will run).
+        """
+
+    async def execute(self, plan: Plan, progress: ProgressFn | None = None) -> MotionResult:
+        """
+        Run ``plan`` as planned (a PARTIAL plan: its result, nothing moves).
+
+        Raises ``STALE_PLAN`` when an arm joint is farther than
+        :data:`START_TOLERANCE_RAD` from the plan's start; ``limits.path_check``
+        watches the executing samples.
         """
 
     async def move_to_pose(self, goal: PoseGoal,

@@ -4,12 +4,10 @@ How a job's steps reach the robot: run, or (``plan_only``) planned and checked, 
 The jobs in :mod:`.pick_place` say what each step does (a free move, a straight
 line, a guarded touch, a gripper action) through a :class:`Steps`; :class:`Run`
 sends it to the port, :class:`Preview` plans it instead and records the step
-plan. A preview plans the first arm motion from where the arm is, as the run
-would (``planned``); a later motion starts where an earlier step would have left
-the arm, which the port cannot plan from, so its target is checked by planning
-a free motion there from here (``reachable``: the envelope accepts it and a
-collision-free plan reaches it); a guarded touch ends in contact by design and
-is not planned (``contact``), gripper actions are not run (``gripper``).
+plan: each arm motion planned from the end state of the one before, carrying
+what the hand would hold (``planned``); a guarded touch ends in contact by
+design and is not planned (``contact``), gripper actions are not run
+(``gripper``).
 """
 
 from __future__ import annotations
@@ -17,14 +15,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from mcp_ros_bridge.backends.port import (CartesianGoal, GraspGoal, GripStatus, MotionLimits,
-                                          MotionResult, MotionStatus, Pose, PoseGoal,
-                                          ReleaseGoal)
+from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, GraspGoal, GripStatus,
+                                          MotionLimits, MotionResult, MotionStatus, Pose,
+                                          PoseGoal, ReleaseGoal, RobotState)
 from mcp_ros_bridge.capabilities.base import CallContext, NUM, STR, XYZ
 from mcp_ros_bridge.capabilities.guarded import approach
 from mcp_ros_bridge.capabilities.jobs import Job
-from mcp_ros_bridge.capabilities.preview import PlannedOnly, preview_check, previews_plans, \
-    unsupported
+from mcp_ros_bridge.capabilities.preview import previews_plans, unsupported
 
 STEP_M = 0.005
 GRASP_SPEED_MPS, GRIP_TIMEOUT_S = 0.05, 10.0
@@ -127,13 +124,21 @@ class Run(Steps):
 
 
 class Preview(Steps):
-    """Plan and check the steps; nothing moves. ``plan`` is the step plan so far."""
+    """
+    Plan and check the steps as a chain; nothing moves. ``plan`` is the step plan so far.
+
+    Each motion is planned from the end state of the one before (the first from
+    where the arm is), with what the hand would hold then, and passes the same
+    checks the run's plan will. A backend that plans only from where the arm is
+    (ROS) checks a later motion by planning it from here (``reachable``).
+    """
 
     def __init__(self, ctx: CallContext, job: Job, lim: MotionLimits) -> None:
         """Start with no step planned and the arm where it is."""
         super().__init__(ctx, job, lim)
         self.plan: list[dict[str, Any]] = []
-        self.moved = False  # an earlier step would have moved the arm
+        self.state: RobotState | None = None  # where the steps so far would leave the arm
+        self.held = ''
         self.last: Pose | None = None
 
     @staticmethod
@@ -153,45 +158,44 @@ class Preview(Steps):
             self.job.took(duration_s)
         self.plan.append(step)
 
-    async def _planned(self, goal: PoseGoal | CartesianGoal, free: bool = False) -> float:
+    async def _planned(self, goal: PoseGoal | CartesianGoal,
+                       free: bool = False) -> tuple[str, float]:
         """
-        Plan ``goal`` from here and stop before it runs; return its planned duration.
+        Plan ``goal`` from the chain's state; return how it was checked and its duration.
 
         ``free``: a line that is not feasible (PARTIAL) is planned as a free motion, as
-        the run does.
+        the run does. A plan that could not run fails the step with the run's error.
         """
-        limits = replace(goal.limits, path_check=preview_check)
-        b = self.ctx.backend
+        b, start = self.ctx.backend, self.state
+        if start is not None and self.held != start.held:
+            start = replace(start, held=self.held)
         try:
-            if isinstance(goal, PoseGoal):
-                result = await b.move_to_pose(replace(goal, limits=limits))
-            else:
-                result = await b.follow_cartesian_path(replace(goal, limits=limits))
-        except PlannedOnly as plan:
-            return plan.duration_s
-        if free and isinstance(goal, CartesianGoal) and result.status is MotionStatus.PARTIAL:
+            plan = await b.plan(goal, start)
+        except BackendError as exc:
+            if exc.code != 'UNSUPPORTED' or start is None:
+                raise
+            plan = await b.plan(PoseGoal(_end(goal), goal.limits, link=self.link))
+            return 'reachable', plan.duration_s
+        if free and isinstance(goal, CartesianGoal) and plan.status is MotionStatus.PARTIAL:
             return await self._planned(PoseGoal(goal.waypoints[-1], goal.limits, link=self.link))
-        await self.job.moved(replace(result, duration_s=0.0))  # not executable: its error
-        return 0.0
+        if not plan.executable:
+            await self.job.moved(MotionResult(plan.status, plan.message, fraction=plan.fraction,
+                                              details=plan.details))
+        self.state = plan.end
+        return 'planned', plan.duration_s
 
     async def free(self, target: Pose) -> None:
-        """Plan the free motion (from here, as the run would, or as a reachability check)."""
-        took = await self._planned(PoseGoal(target, self.lim, link=self.link))
-        self._record('free', target, 'reachable' if self.moved else 'planned', took)
-        self.moved = True
+        """Plan the free motion from where the steps before would leave the arm."""
+        check, took = await self._planned(PoseGoal(target, self.lim, link=self.link))
+        self._record('free', target, check, took)
 
     async def line(self, target: Pose, free: bool = False,
                    touch: frozenset[str] = frozenset()) -> None:
-        """Plan the line from here when the arm would be here; else check its end is reachable."""
-        if self.moved:
-            took = await self._planned(PoseGoal(target, self.lim, link=self.link))
-            self._record('line', target, 'reachable', took)
-            return
+        """Plan the straight line from where the steps before would leave the arm."""
         goal = CartesianGoal([target], self.lim, link=self.link, max_step_m=STEP_M,
                              may_touch=touch)
-        took = await self._planned(goal, free)
-        self._record('line', target, 'planned', took)
-        self.moved = True
+        check, took = await self._planned(goal, free)
+        self._record('line', target, check, took)
 
     async def touch(self, start: Pose, distance_m: float, force_n: float) -> MotionResult | None:
         """Record the guarded touch-down: from ``start`` down at most ``distance_m``."""
@@ -200,14 +204,20 @@ class Preview(Steps):
         return None
 
     async def release(self) -> None:
-        """Record the opening of the fingers."""
+        """Record the opening of the fingers: from here on the hand holds nothing."""
+        self.held = ''
         self._record('open', None, 'gripper')
 
     async def grasp(self, force_n: float) -> None:
-        """Record the grasp."""
+        """Record the grasp: the later steps are planned carrying the job's object."""
+        self.held = self.job.held
         self._record('grasp', None, 'gripper')
 
     async def here(self) -> Pose:
         """Return where the previous step would have left the fingertip."""
         return self.last if self.last is not None else await self.ctx.backend.end_effector_pose(
             self.base, self.link)
+
+
+def _end(goal: PoseGoal | CartesianGoal) -> Pose:
+    return goal.target if isinstance(goal, PoseGoal) else goal.waypoints[-1]

@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from collections.abc import Callable
 import itertools
 import math
 from typing import Any
 
-from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionLimits,
-                                          MotionResult, MotionStatus, Pose, PoseGoal)
+from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionGoal,
+                                          MotionLimits, MotionResult, MotionStatus, Plan, Pose,
+                                          PoseGoal)
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTION, NUM,
                                               Outcome, output_schema, POSE_BRIEF, Runner, STOP,
                                               STR)
 from mcp_ros_bridge.capabilities.clearance import add_clearance, CLEARANCE
 from mcp_ros_bridge.capabilities.grip_report import add_grip_report, GRIP_REPORT, held_before
 from mcp_ros_bridge.capabilities.motion_advice import explain_cone_refusal, is_cone_refusal
-from mcp_ros_bridge.capabilities.preview import (PlannedOnly, preview_check, previews_plans,
-                                                 unsupported)
+from mcp_ros_bridge.capabilities.plan_ids import plan_facts, plan_store
+from mcp_ros_bridge.capabilities.preview import previews_plans, unsupported
 from mcp_ros_bridge.capabilities.scene_changes import (add_scene_changes, scene_before,
                                                        SCENE_CHANGES)
 from mcp_ros_bridge.catalog.bindings import FrameBinding, PathBinding
@@ -42,9 +42,11 @@ MOTION_OUTPUT = output_schema({
     'grip': GRIP_REPORT,
     'scene_changes': SCENE_CHANGES,
     'clearance': CLEARANCE,
+    'plan_id': STR,
+    'plan': {'type': 'object', 'description': said('schema_plan')},
 }, ['status', 'message', 'duration_s'])
 
-Move = Callable[[MotionLimits], Awaitable[MotionResult]]
+Goal = Callable[[MotionLimits], MotionGoal]
 
 STOP_OUTPUT = output_schema({'stopped_motion': BOOL, 'status': STR, 'message': STR},
                             ['stopped_motion', 'status', 'message'])
@@ -134,51 +136,74 @@ def _plain(value: Any) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
 
 
-def planned_outcome(verb: str, plan: PlannedOnly, limits: MotionLimits,
+def planned_outcome(verb: str, plan: Plan, plan_id: str, limits: MotionLimits,
                     requested_m: float | None) -> Outcome:
-    """Report a plan-only motion: duration, fingertip path length and fraction; nothing moved."""
+    """Report a plan-only motion: its facts and the plan_id that runs it; nothing moved."""
     fraction = 1.0
     if requested_m:
         fraction = min(1.0, plan.path_length_m / requested_m) if plan.path_length_m else 0.0
+    facts = plan_facts(plan)
     s: dict[str, Any] = {'status': 'PLANNED', 'message': t('plan_only_note'),
-                         'duration_s': round(plan.duration_s, 3), 'fraction': round(fraction, 4),
-                         'path_length_m': round(plan.path_length_m, 4),
+                         'fraction': round(fraction, 4), 'plan_id': plan_id, 'plan': facts,
+                         'duration_s': facts['duration_s'],
+                         'path_length_m': facts['path_length_m'],
                          'velocity_scaling': limits.velocity_scaling}
     end = ''
-    if plan.final_pose is not None:
-        s['final_pose'] = pose_to_dict(plan.final_pose)
-        end = t('motion_planned_end', pose=describe_pose(plan.final_pose))
+    if plan.tip_poses:
+        s['final_pose'] = pose_to_dict(plan.tip_poses[-1])
+        end = t('motion_planned_end', pose=describe_pose(plan.tip_poses[-1]))
     return Outcome(t('motion_planned', verb=verb, duration=fmt(plan.duration_s, 2),
-                     length=fmt(plan.path_length_m, 3), fraction=f'{fraction:.0%}', end=end), s)
+                     length=fmt(plan.path_length_m, 3), fraction=f'{fraction:.0%}', end=end,
+                     speed=fmt(plan.peak_tip_speed_mps * 1000, 0), plan_id=plan_id), s)
 
 
-async def run_motion(ctx: CallContext, args: dict[str, Any], verb: str, move: Move,
+async def run_motion(ctx: CallContext, args: dict[str, Any], verb: str, goal: Goal,
                      requested_m: float | None = None, *,
                      target: tuple[float, ...] | None = None) -> Outcome:
     """
-    Run ``move``; with ``plan_only`` stop it after planning and report the plan.
+    Plan and run the goal; with ``plan_only`` keep the checked plan and report it.
 
     A motion that runs reports the held object (``grip``) and the known objects that
     moved or tilted meanwhile (``scene_changes``).
     """
     limits = motion_limits(ctx, args)
-    if not args['plan_only']:
-        held = await held_before(ctx)
-        scene = await scene_before(ctx)
-        outcome = motion_outcome(verb, await move(limits), limits, target=target,
-                                 requested_m=requested_m)
-        if held is not None:
-            await add_grip_report(ctx, held, outcome)
-        await add_scene_changes(ctx, scene, held.object_name if held else None, outcome)
-        await add_clearance(ctx, held.object_name if held else None, outcome)
-        return outcome
-    if not await previews_plans(ctx.backend):
-        raise unsupported(args)
-    try:
-        result = await move(replace(limits, path_check=preview_check))
-    except PlannedOnly as plan:
-        return planned_outcome(verb, plan, limits, requested_m)
-    return motion_outcome(verb, result, limits)  # not executable (PARTIAL): nothing moved
+    if args['plan_only']:
+        if not await previews_plans(ctx.backend):
+            raise unsupported(args)
+        plan = await ctx.backend.plan(goal(limits))
+        if not plan.executable:  # not executable (PARTIAL): nothing moved
+            return motion_outcome(verb, await ctx.backend.execute(plan), limits)
+        return planned_outcome(verb, plan, plan_store(ctx.shared).keep(plan), limits,
+                               requested_m)
+    return await run_goal(ctx, verb, goal(limits), requested_m, target)
+
+
+async def run_goal(ctx: CallContext, verb: str, goal: MotionGoal | Plan,
+                   requested_m: float | None = None,
+                   target: tuple[float, ...] | None = None) -> Outcome:
+    """Run a goal (or a kept plan) and report it with the grip and the scene changes."""
+    held = await held_before(ctx)
+    scene = await scene_before(ctx)
+    b = ctx.backend
+    if isinstance(goal, Plan):
+        result, limits = await b.execute(goal, ctx.progress), goal.goal.limits
+    else:
+        limits = goal.limits
+        result = await (b.move_to_pose(goal, ctx.progress) if isinstance(goal, PoseGoal) else
+                        b.move_to_joints(goal, ctx.progress) if isinstance(goal, JointGoal)
+                        else b.follow_cartesian_path(goal, ctx.progress))
+    outcome = motion_outcome(verb, result, limits, target=target, requested_m=requested_m)
+    if held is not None:
+        await add_grip_report(ctx, held, outcome)
+    await add_scene_changes(ctx, scene, held.object_name if held else None, outcome)
+    await add_clearance(ctx, held.object_name if held else None, outcome)
+    return outcome
+
+
+async def run_execute_plan(ctx: CallContext, args: dict[str, Any]) -> Outcome:
+    """Run the plan a plan_only motion kept, exactly as planned (once, before it expires)."""
+    plan = plan_store(ctx.shared).take(args['plan_id'])
+    return await run_goal(ctx, t('motion_plan'), plan)
 
 
 async def run_move_to_pose(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -189,11 +214,10 @@ async def run_move_to_pose(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     frame = ctx.bound(FrameBinding).frame
     target = Pose((p['x'], p['y'], p['z']), q, frame)
 
-    async def move(limits: MotionLimits) -> MotionResult:
-        goal = PoseGoal(target=target, limits=limits, link=ctx.robot.end_effector)
-        return await ctx.backend.move_to_pose(goal, ctx.progress)
+    def goal(limits: MotionLimits) -> PoseGoal:
+        return PoseGoal(target=target, limits=limits, link=ctx.robot.end_effector)
     try:
-        return await run_motion(ctx, args, t('motion_pose'), move)
+        return await run_motion(ctx, args, t('motion_pose'), goal)
     except BackendError as exc:
         if is_cone_refusal(exc):
             explain_cone_refusal(exc, o)
@@ -213,9 +237,9 @@ async def run_move_to_joints(ctx: CallContext, args: dict[str, Any]) -> Outcome:
                                     'expected': len(joints)})
     positions = dict(zip(joints, values))
 
-    async def move(limits: MotionLimits) -> MotionResult:
-        return await ctx.backend.move_to_joints(JointGoal(positions, limits), ctx.progress)
-    return await run_motion(ctx, args, t('motion_joints'), move)
+    def goal(limits: MotionLimits) -> JointGoal:
+        return JointGoal(positions, limits)
+    return await run_motion(ctx, args, t('motion_joints'), goal)
 
 
 async def run_cartesian_path(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -228,12 +252,11 @@ async def run_cartesian_path(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     corners = [current.position] + [w.position for w in waypoints]
     length = sum(math.dist(a, b) for a, b in itertools.pairwise(corners))
 
-    async def move(limits: MotionLimits) -> MotionResult:
-        goal = CartesianGoal(waypoints=waypoints, limits=limits, link=ctx.robot.end_effector,
+    def goal(limits: MotionLimits) -> CartesianGoal:
+        return CartesianGoal(waypoints=waypoints, limits=limits, link=ctx.robot.end_effector,
                              max_step_m=path.max_step_m,
                              min_fraction=float(args['min_fraction']))
-        return await ctx.backend.follow_cartesian_path(goal, ctx.progress)
-    return await run_motion(ctx, args, t('motion_path'), move, length,
+    return await run_motion(ctx, args, t('motion_path'), goal, length,
                             target=tuple(waypoints[-1].position))
 
 
@@ -266,6 +289,8 @@ KINDS = [
     arm_motion('move_to_pose', run_move_to_pose, {'position', 'orientation'}, 'frame'),
     arm_motion('move_to_joints', run_move_to_joints, {'positions'}),
     arm_motion('cartesian_path', run_cartesian_path, {'waypoints', 'min_fraction'}, 'path'),
+    Kind('execute_plan', run_execute_plan, MOTION_OUTPUT, frozenset({'plan_id'}), MOTION,
+         motion=True, returns='returns_execute_plan'),
     Kind('stop', run_stop, STOP_OUTPUT, frozenset(), STOP, preempts=True,
          returns='returns_stop'),
 ]

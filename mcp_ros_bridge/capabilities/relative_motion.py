@@ -25,12 +25,11 @@ async def run_relative_move(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     target = tuple(p + d for p, d in zip(current.position, delta))
     length = math.dist(current.position, target)
 
-    async def move(limits: Any) -> Any:
-        goal = CartesianGoal([Pose(target, current.orientation, frame)],  # type: ignore[arg-type]
+    def goal(limits: Any) -> CartesianGoal:
+        return CartesianGoal([Pose(target, current.orientation, frame)],  # type: ignore[arg-type]
                              limits, link=ctx.robot.end_effector,
                              max_step_m=path.max_step_m)
-        return await ctx.backend.follow_cartesian_path(goal, ctx.progress)
-    return await run_motion(ctx, args, t('motion_relative'), move, length, target=target)
+    return await run_motion(ctx, args, t('motion_relative'), goal, length, target=target)
 
 
 async def run_move_to_posture(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -38,9 +37,9 @@ async def run_move_to_posture(ctx: CallContext, args: dict[str, Any]) -> Outcome
     name = args['posture']
     positions = dict(zip(ctx.robot.arm_joints, ctx.robot.postures[name]))
 
-    async def move(limits: Any) -> Any:
-        return await ctx.backend.move_to_joints(JointGoal(positions, limits), ctx.progress)
-    return await run_motion(ctx, args, t('motion_posture', name=repr(name)), move)
+    def goal(limits: Any) -> JointGoal:
+        return JointGoal(positions, limits)
+    return await run_motion(ctx, args, t('motion_posture', name=repr(name)), goal)
 
 
 KINDS = [

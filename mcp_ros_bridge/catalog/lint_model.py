@@ -16,7 +16,7 @@ from mcp_ros_bridge.catalog.yaml_lines import format_path, LoadedYaml
 SEVERITIES = ('error', 'warning', 'info')
 # Tools a session sees: 20 of work, get_robot_info (the facts behind them) and release_robot
 # (the lease); past the common 20-tool guidance, the model-visible characters are the budget.
-MAX_TOOLS = 22
+MAX_TOOLS = 23
 MAX_TOP_LEVEL_PARAMS = 5
 MAX_DEPTH = 3
 EN_WORDS = (30, 150)

@@ -144,6 +144,10 @@ TABLE: dict[str, tuple[str, str]] = {
     'approval_target': both(
         'Target: x={x} y={y} z={z} m in {frame}.',
         '目标：{frame} 中 x={x} y={y} z={z} m。'),
+    'approval_plan': both(
+        'The plan: {duration} s, fingertip up to {speed} mm/s along {length} m{object}.',
+        '规划：{duration} 秒，指尖最高 {speed} mm/s，路径 {length} m{object}。'),
+    'approval_plan_object': both(', holding the {object}', '，手持 {object}'),
     'approval_distance': both('Distance: {dist} m{duration}.', '距离：{dist} m{duration}。'),
     'approval_distance_unknown': both(
         'Distance: unknown (current pose unavailable).',

@@ -30,6 +30,9 @@ TABLE: dict[str, tuple[str, str]] = {
         'wrist F/T wrench',
         '运动监护观测到的最大接触力 (N)，未做重力补偿：仿真中为手臂和手上接触力之和（不含手指与所夹物体之间的接触）；'
         'ROS 上为腕部力/力矩传感器的 |F|'),
+    'schema_plan': both("plan_only: the plan's duration, path length, peak tip and joint "
+                        'speeds, target and object (SI)',
+                        'plan_only：规划的用时、路径长度、指尖与关节最高速度、目标和物体（SI）'),
     'schema_path_length': both('fingertip path: travelled, or planned with plan_only',
                                '指尖路径长度：实际走过的，或 plan_only 时规划的'),
     'schema_grip': both(
@@ -97,10 +100,28 @@ TABLE: dict[str, tuple[str, str]] = {
         '没有任何运动。请拆分路径、让路径点远离障碍物，或使用 move_arm_to_pose。'),
     'motion_planned': both(
         '{verb} planned; nothing moved. It would take {duration} s along {length} m of '
-        'fingertip path (fraction {fraction}){end}. Call again without plan_only to move.',
-        '{verb}已规划；没有任何运动。预计用时 {duration} 秒，指尖路径 {length} m（比例 {fraction}）{end}。去掉 plan_only '
-        '再次调用即可运动。'),
+        'fingertip path (fraction {fraction}) at up to {speed} mm/s{end}. Run exactly this '
+        'plan with execute_plan {{"plan_id": "{plan_id}"}} (once, soon, from where the arm is).',
+        '{verb}已规划；没有任何运动。预计用时 {duration} 秒，指尖路径 {length} m（比例 {fraction}），'
+        '最高 {speed} mm/s{end}。用 execute_plan {{"plan_id": "{plan_id}"}} 执行这一规划（仅一次，尽快，'
+        '且须从机械臂当前位置开始）。'),
     'plan_only_note': both('planned only; nothing moved', '仅规划；没有任何运动'),
+    'plan_stale': both(
+        'the plan no longer starts where the arm is (a joint is {off} rad away, more than {tol} '
+        'rad, or the hand holds something else); nothing moved',
+        '该规划的起点已不是机械臂当前位置（某关节相差 {off} rad，超过 {tol} rad，或手中所持物体不同）；没有任何运动'),
+    'plan_id_unknown': both('no plan has the id {plan_id}; nothing moved',
+                            '没有 id 为 {plan_id} 的规划；没有任何运动'),
+    'plan_id_used': both('the plan {plan_id} has run already (an id runs once); nothing moved',
+                         '规划 {plan_id} 已执行过（每个 id 只能执行一次）；没有任何运动'),
+    'plan_id_expired': both('the plan {plan_id} has expired; nothing moved',
+                            '规划 {plan_id} 已过期；没有任何运动'),
+    'plan_id_fix': both('Plan the motion again with plan_only and run the new plan_id.',
+                        '请用 plan_only 重新规划，并执行新的 plan_id。'),
+    'returns_execute_plan': both('the motion result of the plan', '该规划的运动结果'),
+    'motion_plan': both('The planned motion', '规划的运动'),
+    'plan_stale_fix': both('Plan the motion again from where the arm is now.',
+                           '请从机械臂当前位置重新规划该运动。'),
     'motion_planned_end': both(', ending at {pose}', '，终点为 {pose}'),
     'stop_unconfirmed': both(
         'Stop was sent but not confirmed: {message}. {advice}',

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 import anyio
 from mcp.server import ServerRequestContext
 from mcp_ros_bridge.backends.port import RobotBackend
+from mcp_ros_bridge.capabilities.plan_ids import plan_facts, PlanStore
 from mcp_ros_bridge.catalog.loader import ToolSpec
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.geometry import fixed
@@ -62,10 +63,29 @@ class OperatorDesk(Protocol):
 
 
 async def plan_summary(spec: ToolSpec, args: dict[str, Any], backend: RobotBackend,
-                       robot: RobotConfig) -> str:
-    """Describe what will move: target, distance, estimated duration and speed."""
+                       robot: RobotConfig, plans: PlanStore | None = None) -> str:
+    """
+    Describe what will move: target, distance, estimated duration and speed.
+
+    A kept plan (``execute_plan``) is described by its own facts: its duration,
+    peak tip speed, path length, target and the object in the hand.
+    """
     scaling = args.get('velocity_scaling')  # filled from its default; absent: no arm motion
     lines = [t('approval_asks', title=spec.title, tool=spec.name)]
+    plan = plans.peek(str(args.get('plan_id'))) if plans is not None and 'plan_id' in args \
+        else None
+    if plan is not None:
+        facts = plan_facts(plan)
+        target = facts.get('target_m')
+        if target is not None:
+            lines.append(t('approval_target', x=fixed(target['x'], 3), y=fixed(target['y'], 3),
+                           z=fixed(target['z'], 3), frame=robot.base_frame))
+        lines.append(t('approval_plan', duration=f"{facts['duration_s']:.2f}",
+                       speed=f"{facts['peak_tip_speed_mps'] * 1000:.0f}",
+                       length=f"{facts['path_length_m']:.3f}",
+                       object=t('approval_plan_object', object=facts['object'])
+                       if 'object' in facts else ''))
+        return '\n'.join(lines)
     target = args.get('position')
     if target is None and args.get('waypoints'):
         target = args['waypoints'][-1]

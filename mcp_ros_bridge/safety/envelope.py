@@ -19,9 +19,10 @@ from typing import Any, TYPE_CHECKING, TypeVar
 
 from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGoal, GraspGoal,
                                           GripperState, GripResult, GuardedGoal, Image,
-                                          JointGoal, JointStates, MotionLimits, MotionResult,
-                                          PathCheck, Pose, PoseGoal, ProgressFn, ReleaseGoal,
-                                          RobotBackend, WrenchSamples)
+                                          JointGoal, JointStates, MotionGoal, MotionLimits,
+                                          MotionResult, PathCheck, Plan, Pose, PoseGoal,
+                                          ProgressFn, ReleaseGoal, RobotBackend, RobotState,
+                                          WrenchSamples)
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.messages import t
 from mcp_ros_bridge.safety.binding_guard import checked_binding
@@ -159,36 +160,67 @@ class EnvelopedBackend(RobotBackend):
         adjustments = [*result.details.get('adjustments', ()), *notes]
         return replace(result, details={**result.details, 'adjustments': adjustments})
 
-    async def move_to_pose(self, goal: PoseGoal, progress: ProgressFn | None = None
-                           ) -> MotionResult:
-        """Check the target and limits, then delegate."""
-        notes: list[str] = []
-        target = self.envelope.pose(await self._in_workspace_frame(goal.target), notes)
-        goal = replace(goal, target=target,
-                       limits=await self._limits(goal.limits, notes, Slack.of(goal)))
-        return self._noted(await self.inner.move_to_pose(goal, progress), notes)
-
-    async def move_to_joints(self, goal: JointGoal, progress: ProgressFn | None = None
-                             ) -> MotionResult:
-        """Check the limits, then delegate."""
-        notes: list[str] = []
-        goal = replace(goal, positions=self.envelope.joints(goal.positions, notes),
-                       limits=await self._limits(goal.limits, notes))
-        return self._noted(await self.inner.move_to_joints(goal, progress), notes)
-
-    async def follow_cartesian_path(self, goal: CartesianGoal,
-                                    progress: ProgressFn | None = None) -> MotionResult:
-        """Check every waypoint and the limits, then delegate."""
-        notes: list[str] = []
+    async def _checked(self, goal: MotionGoal, notes: list[str]) -> MotionGoal:
+        """Return ``goal`` checked (target, waypoints, joints, limits) with its path watch."""
+        if isinstance(goal, PoseGoal):
+            target = self.envelope.pose(await self._in_workspace_frame(goal.target), notes)
+            return replace(goal, target=target,
+                           limits=await self._limits(goal.limits, notes, Slack.of(goal)))
+        if isinstance(goal, JointGoal):
+            return replace(goal, positions=self.envelope.joints(goal.positions, notes),
+                           limits=await self._limits(goal.limits, notes))
         points = []
         for i, wp in enumerate(goal.waypoints):
             # a waypoint keeps the orientation the arm has: it gets a path sample's slack
             points.append(self.envelope.pose(await self._in_workspace_frame(wp), notes,
                                              f'waypoint {i}', cone_slack_deg=Slack().angle_deg))
-        goal = replace(goal, waypoints=points, min_fraction=max(
+        return replace(goal, waypoints=points, min_fraction=max(
             goal.min_fraction, self.robot.limits.min_cartesian_fraction),
             limits=await self._limits(goal.limits, notes))
-        return self._noted(await self.inner.follow_cartesian_path(goal, progress), notes)
+
+    async def plan(self, goal: MotionGoal, start: RobotState | None = None) -> Plan:
+        """Check the goal, plan it; the planned samples pass the path check or it is refused."""
+        notes: list[str] = []
+        plan = await self.inner.plan(await self._checked(goal, notes), start)
+        if not notes:
+            return plan
+        return replace(plan, details={**plan.details, 'adjustments': [
+            *plan.details.get('adjustments', ()), *notes]})
+
+    async def execute(self, plan: Plan, progress: ProgressFn | None = None) -> MotionResult:
+        """Run a plan made by :meth:`plan`, its executing samples watched by a new path watch."""
+        slack = Slack.of(plan.goal) if isinstance(plan.goal, PoseGoal) else None
+        watched = replace(plan.goal.limits, path_check=None)
+        goal = replace(plan.goal, limits=await self._limits(watched, [], slack))
+        notes = list(plan.details.get('adjustments', ()))
+        result = await self.inner.execute(replace(plan, goal=goal), progress)
+        if notes and 'adjustments' not in result.details:
+            result = self._noted(result, notes)
+        return result
+
+    async def move_to_pose(self, goal: PoseGoal, progress: ProgressFn | None = None
+                           ) -> MotionResult:
+        """Check the target and limits, then delegate."""
+        notes: list[str] = []
+        checked = await self._checked(goal, notes)
+        assert isinstance(checked, PoseGoal)
+        return self._noted(await self.inner.move_to_pose(checked, progress), notes)
+
+    async def move_to_joints(self, goal: JointGoal, progress: ProgressFn | None = None
+                             ) -> MotionResult:
+        """Check the limits, then delegate."""
+        notes: list[str] = []
+        checked = await self._checked(goal, notes)
+        assert isinstance(checked, JointGoal)
+        return self._noted(await self.inner.move_to_joints(checked, progress), notes)
+
+    async def follow_cartesian_path(self, goal: CartesianGoal,
+                                    progress: ProgressFn | None = None) -> MotionResult:
+        """Check every waypoint and the limits, then delegate."""
+        notes: list[str] = []
+        checked = await self._checked(goal, notes)
+        assert isinstance(checked, CartesianGoal)
+        return self._noted(await self.inner.follow_cartesian_path(checked, progress), notes)
 
     async def move_until_contact(self, goal: GuardedGoal,
                                  progress: ProgressFn | None = None) -> MotionResult:

@@ -26,6 +26,7 @@ import anyio
 from mcp.shared.exceptions import MCPError
 from mcp_ros_bridge.backends.port import BackendError, RobotBackend
 from mcp_ros_bridge.capabilities import CallContext, Kind, KINDS
+from mcp_ros_bridge.capabilities.plan_ids import plan_store
 from mcp_ros_bridge.catalog.defaults import fill_defaults
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
 from mcp_ros_bridge.contract.errors import not_an_object_text, validation_error_text
@@ -196,7 +197,8 @@ class CallPipeline:
                 return refusal
         if spec.requires_approval and not repeat:
             try:
-                summary = await plan_summary(spec, args, self.backend, self.catalog.robot)
+                summary = await plan_summary(spec, args, self.backend, self.catalog.robot,
+                                             plan_store(self.shared))
                 pending = await request_approval(ctx, params, summary,
                                                  self.settings.approval_policy, self.approvals,
                                                  self.desk, spec.name)

@@ -24,7 +24,8 @@ READ_ONLY = {'read_ft_sensor', 'get_joint_states', 'get_end_effector_pose', 'lis
              'capture_scene_image', 'read_gripper_state', 'get_robot_info'}
 MOTION = {'move_arm_to_pose', 'move_arm_joints', 'plan_trajectory', 'move_arm_relative',
           'move_arm_to_posture', 'grasp_object_force_control', 'release_object',
-          'move_until_contact', 'pick_object', 'place_object', 'push_object', 'close_gripper'}
+          'move_until_contact', 'pick_object', 'place_object', 'push_object', 'close_gripper',
+          'execute_plan'}
 JOBS = {'pick_object': 5, 'place_object': 6,  # their motions on the double (lift, carry...)
         'push_object': 6}
 VALID_CALLS: dict[str, dict[str, Any]] = {
@@ -34,6 +35,7 @@ VALID_CALLS: dict[str, dict[str, Any]] = {
     'move_arm_joints': {'positions': HOME},
     'move_arm_relative': {'offset': {'z': 0.1}, 'frame': 'tool'},
     'move_arm_to_posture': {'posture': 'home'},
+    'execute_plan': {'plan_id': ''},  # the id a plan_only call returns just before
     'plan_trajectory': {'waypoints': [{'x': 0.5, 'y': 0.0, 'z': 0.25},
                                       {'x': 0.5, 'y': 0.0, 'z': 0.15}]},
     'grasp_object_force_control': {'force_n': 15, 'strategy': 'gentle'},
@@ -124,7 +126,12 @@ async def test_successful_call_matches_output_schema(mode: str, tool: str) -> No
             if tool == 'place_object':  # holding the box; the double's poses do not follow it
                 await client.call_tool('pick_object', {'object': 'box'})
                 backend.calls.clear()
-            result = await client.call_tool(tool, VALID_CALLS[tool])
+            args = VALID_CALLS[tool]
+            if tool == 'execute_plan':
+                planned = await client.call_tool('move_arm_to_posture',
+                                                 {'posture': 'home', 'plan_only': True})
+                args = {'plan_id': planned.structured_content['plan_id']}
+            result = await client.call_tool(tool, args)
     if tool in ('place_object', 'push_object'):  # the double's objects never move: verify fails
         assert error_block(result)['code'] in ('PLACEMENT_OFF', 'SHORT'), text_of(result)
         assert result.structured_content['steps_done'][-1] == 'retreat'

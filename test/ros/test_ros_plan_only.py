@@ -76,3 +76,41 @@ async def test_plan_only_path_leaving_the_workspace_is_refused_and_nothing_moves
         assert error_block(r)['code'] == 'LIMIT_EXCEEDED'
         assert 'planned path' in _text(r) and 'nothing moved' in _text(r).lower()
         assert fake.executions == [] and fake.arm.positions == before
+
+
+@pytest.mark.parametrize('mode', MODES)
+async def test_a_kept_plan_runs_once_on_ros_and_a_stale_one_is_refused(tmp_path, mode):
+    """plan_id → execute_plan sends the planned trajectory; again, or after a move: refused."""
+    from mcp import Client
+    from mcp_ros_bridge.server.bridge import BridgeServer
+    from mcp_ros_bridge.server.calls import CallSettings
+    catalog = _catalog(tmp_path)
+    async with moveit_rig.rigged(config=catalog.robot) as (backend, fake, _, _):
+        bridge = BridgeServer(catalog, backend, CallSettings(motion_rate_per_s=1000.0,
+                                                             motion_burst=1000))
+        try:
+            async with Client(bridge.server, mode=mode) as c:
+                ready = await c.call_tool('move_arm_to_posture',
+                                          {'posture': 'ready', 'plan_only': True})
+                home = await c.call_tool('move_arm_to_posture',
+                                         {'posture': 'home', 'plan_only': True})
+                assert fake.executions == []
+                ran = await c.call_tool('execute_plan',
+                                        {'plan_id': ready.structured_content['plan_id']})
+                executed = len(fake.executions)
+                again = await c.call_tool('execute_plan',
+                                          {'plan_id': ready.structured_content['plan_id']})
+                stale = await c.call_tool('execute_plan',
+                                          {'plan_id': home.structured_content['plan_id']})
+        finally:
+            bridge.close()
+        assert not ran.is_error, _text(ran)
+        assert executed >= 1 and len(fake.executions) == executed, 'a refused plan ran'
+        assert error_block(again)['code'] == 'PLAN_USED'
+        assert error_block(stale)['code'] == 'STALE_PLAN', _text(stale)
+        # what ran is the kept plan: its segments end at the plan's end state (the ready
+        # posture); the execution horizon's seams make it longer than the plan, so its wall
+        # duration is not compared here
+        last = fake.executions[-1].trajectory.joint_trajectory.points[-1]
+        ready_q = catalog.robot.postures['ready']
+        assert list(last.positions)[:len(ready_q)] == pytest.approx(list(ready_q), abs=1e-6)

@@ -35,7 +35,9 @@ async def test_pick_plan_only_returns_the_step_plan_and_moves_nothing(sim_bridge
     plan = {step['step']: step for step in s['plan']}
     assert list(plan) == ['open', 'above', 'descend', 'grasp', 'lift']
     assert plan['above']['check'] == 'planned' and plan['above']['duration_s'] > 0
-    assert plan['descend']['check'] == 'reachable' and plan['grasp']['check'] == 'gripper'
+    # every motion planned from where the one before would end, as the run will move
+    assert plan['descend']['check'] == 'planned' and plan['lift']['check'] == 'planned'
+    assert plan['descend']['duration_s'] > 0 and plan['grasp']['check'] == 'gripper'
     assert plan['descend']['target_m']['z'] == pytest.approx(s['grasp_z_m'], abs=1e-3)
     assert plan['above']['target_m']['z'] == pytest.approx(s['lifted_z_m'], abs=1e-3)
     assert 'nothing moved' in r.content[0].text and 'plan_only' in r.content[0].text

@@ -17,8 +17,9 @@ from typing import Any, TYPE_CHECKING
 
 from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGoal, GraspGoal,
                                           GripperState, GripResult, GuardedGoal, Image, JointGoal,
-                                          JointStates, MotionLimits, MotionResult, MotionStatus,
-                                          Pose, PoseGoal, ProgressFn, ReleaseGoal, WrenchSamples)
+                                          JointStates, MotionGoal, MotionLimits, MotionResult,
+                                          MotionStatus, Plan, Pose, PoseGoal, ProgressFn,
+                                          ReleaseGoal, RobotState, WrenchSamples)
 from mcp_ros_bridge.backends.ros import verify
 from mcp_ros_bridge.backends.ros.node_args import node_identity
 from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
@@ -181,32 +182,35 @@ class RosBackend:
             return verify.unverified(result, error)
         return result
 
+    async def plan(self, goal: MotionGoal, start: RobotState | None = None) -> Plan:
+        """Plan and check a motion through MoveIt from where the arm is; nothing moves."""
+        from mcp_ros_bridge.backends.ros.plans import make_plan
+        return await make_plan(self, goal, start)
+
+    async def execute(self, plan: Plan, progress: ProgressFn | None = None) -> MotionResult:
+        """Run a plan made here (STALE_PLAN once the arm left its start); verify where it ended."""
+        from mcp_ros_bridge.backends.ros.plans import run_plan
+        return await run_plan(self, plan, progress)
+
+    async def _move(self, goal: MotionGoal, progress: ProgressFn | None) -> MotionResult:
+        from mcp_ros_bridge.backends.ros.plans import make_plan, run_plan
+        return await run_plan(self, await make_plan(self, goal, None, progress), progress,
+                              fresh=True)
+
     async def move_to_pose(self, goal: PoseGoal,
                            progress: ProgressFn | None = None) -> MotionResult:
         """Plan and execute a motion to a pose through MoveGroup; verify where it ended."""
-        await self.parts.moveit.check_link(goal.link)
-        result = await self._finish(await self.parts.moveit.move(goal, progress))
-        target = replace(goal.target, frame_id=goal.target.frame_id or self.config.base_frame)
-        return verify.check_pose(result, target, goal.position_tolerance_m,
-                                 goal.orientation_tolerance_rad)
+        return await self._move(goal, progress)
 
     async def move_to_joints(self, goal: JointGoal,
                              progress: ProgressFn | None = None) -> MotionResult:
         """Plan and execute a motion to joint positions through MoveGroup; verify the joints."""
-        await self.parts.moveit.check_link()
-        result = await self._finish(await self.parts.moveit.move(goal, progress))
-        return verify.check_joints(result, goal.positions, goal.tolerance_rad)
+        return await self._move(goal, progress)
 
     async def follow_cartesian_path(self, goal: CartesianGoal,
                                     progress: ProgressFn | None = None) -> MotionResult:
         """Compute and execute a Cartesian path (refused below ``min_fraction``); verify it."""
-        await self.parts.moveit.check_link(goal.link)
-        result = await self._finish(await self.parts.moveit.follow_path(goal, progress))
-        if result.fraction < 1.0 or not goal.waypoints:
-            return result
-        last = goal.waypoints[-1]
-        target = replace(last, frame_id=last.frame_id or self.config.base_frame)
-        return verify.check_pose(result, target, goal.max_step_m, 0.01)
+        return await self._move(goal, progress)
 
     async def move_until_contact(self, goal: GuardedGoal,
                                  progress: ProgressFn | None = None) -> MotionResult:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 import itertools
 import math
 from typing import Any
@@ -45,6 +45,19 @@ def state_progress(feedback: Any) -> tuple[float, str] | None:
 
 
 SUCCESS = 1
+
+
+@dataclass(frozen=True)
+class CheckedPath:
+    """A MoveIt trajectory checked before it runs: its samples, tip poses and facts."""
+
+    trajectory: dict[str, Any]  # retimed to the tip speed cap
+    times: list[float]  # s, as it will execute
+    rows: list[list[float]]  # arm joints per sample
+    poses: list[Pose]
+    details: dict[str, Any]
+    stops: int  # the stop count when planning began
+    fraction: float = 1.0
 
 
 class MoveItInterface:
@@ -82,12 +95,20 @@ class MoveItInterface:
 
     async def move(self, goal: PoseGoal | JointGoal,
                    progress: ProgressFn | None) -> MotionResult:
+        """Plan a pose or joint goal, check the plan, execute it."""
+        planned = await self.plan_move(goal, progress)
+        if isinstance(planned, MotionResult):
+            return planned
+        return await self.run(planned, goal.limits, progress, planned.stops)
+
+    async def plan_move(self, goal: PoseGoal | JointGoal,
+                        progress: ProgressFn | None) -> CheckedPath | MotionResult:
         """
-        Plan a pose or joint goal (MoveGroup, plan only), check the plan, execute it.
+        Plan a pose or joint goal (MoveGroup, plan only) and check the plan; nothing moves.
 
         Any error from a plan-only MoveGroup goal is a planning error: nothing
         moved (move_group publishes MONITOR only when a plan goes to execution,
-        move_action_capability.cpp).
+        move_action_capability.cpp). A stop while planning: STOPPED.
         """
         data = goals.build_move_group_goal(self.config, goal, self.distro(), plan_only=True)
         stops = self._runner.stop_count
@@ -108,42 +129,67 @@ class MoveItInterface:
             raise self._error(code, t('moveit_status_planning', status=outcome.status.lower()),
                               'planning')
         plan = message_to_dict(outcome.result.planned_trajectory)
-        return await self._run_checked(plan, goal.limits, progress, stops)
+        return await self.check(plan, goal.limits, stops)
 
-    async def _run_checked(self, plan: dict[str, Any], limits: MotionLimits,
-                           progress: ProgressFn | None, stops: int) -> MotionResult:
-        """Check every sample of ``plan`` (joints, tip pose, tip speed), then execute it."""
+    async def check(self, plan: dict[str, Any], limits: MotionLimits,
+                    stops: int) -> CheckedPath:
+        """Check every sample of ``plan`` (joints, tip pose, tip speed); retime it to the cap."""
         times, rows = plan_check.samples(self.config, plan)
         if not rows:
             if limits.path_check is not None:  # a plan-only preview reports the empty plan
                 limits.path_check([], [])
-            return MotionResult(MotionStatus.SUCCEEDED, t('moveit_goal_met'))
+            return CheckedPath(plan, [], [], [], {}, stops)
         plan_check.check_joint_limits(self.config, times, rows)
         poses = await self.tip_poses(rows)
         peak = plan_check.peak_tip_speed(poses, times)
         factor = plan_check.speed_factor(peak, limits.max_cartesian_speed_mps)
-        if limits.path_check is not None:  # the whole path, timed as it would execute
-            limits.path_check(poses, [t * factor for t in times])
+        times = [t * factor for t in times]  # the whole path, timed as it will execute
+        if limits.path_check is not None:
+            limits.path_check(poses, times)
         details: dict[str, Any] = {'checked_samples': len(rows),
                                    'planned_peak_tip_speed_mps': round(peak, 4)}
         if factor > 1.0:
             plan = cartesian.retime_trajectory(plan, factor)
             details['retimed_by'] = round(factor, 3)
+        return CheckedPath(plan, times, rows, poses, details, stops)
+
+    async def run(self, checked: CheckedPath, limits: MotionLimits,
+                  progress: ProgressFn | None, stops: int | None = None) -> MotionResult:
+        """
+        Execute a checked plan.
+
+        ``stops``: the stop count when it was planned (a stop since then ends it
+        before it runs); None: now.
+        """
+        if not checked.rows:
+            return MotionResult(MotionStatus.SUCCEEDED, t('moveit_goal_met'))
+        stops = self._runner.stop_count if stops is None else stops
+        details = dict(checked.details)
         if self._runner.stop_count != stops:  # a stop arrived while planning or checking
             return MotionResult(MotionStatus.STOPPED, t('moveit_stopped_before'))
-        segments = horizon.split(plan, self.config.ros.execution_horizon_s)
+        segments = horizon.split(checked.trajectory, self.config.ros.execution_horizon_s)
         if len(segments) > 1:
             details['segments'] = len(segments)
         result = await self._execute(segments, limits, progress, stops)
         if result.succeeded:  # it ran the checked plan: its fingertip path is the plan's
             details['path_length_m'] = sum(math.dist(a.position, b.position)
-                                           for a, b in itertools.pairwise(poses))
+                                           for a, b in itertools.pairwise(checked.poses))
         return replace(result, details={**result.details, **details})
 
     async def follow_path(self, goal: CartesianGoal, progress: ProgressFn | None,
                           before_run: Callable[[dict[str, Any]], Awaitable[None]] | None = None
                           ) -> MotionResult:
         """Compute a Cartesian path, check it (``min_fraction``, ``before_run``), execute it."""
+        planned = await self.plan_path(goal, progress, before_run)
+        if isinstance(planned, MotionResult):
+            return planned
+        result = await self.run(planned, goal.limits, progress, planned.stops)
+        return replace(result, fraction=planned.fraction)
+
+    async def plan_path(self, goal: CartesianGoal, progress: ProgressFn | None,
+                        before_run: Callable[[dict[str, Any]], Awaitable[None]] | None = None
+                        ) -> CheckedPath | MotionResult:
+        """Compute a Cartesian path and check it; PARTIAL below ``min_fraction``."""
         distro, stops = self.distro(), self._runner.stop_count
         request = cartesian.build_cartesian_path_request(self.config, goal, distro)
         cls, client, name = self._service('cartesian_path', 'moveit_msgs/srv/GetCartesianPath')
@@ -167,8 +213,8 @@ class MoveItInterface:
             plan = cartesian.retime_trajectory(plan, factor)
         if before_run is not None:
             await before_run(plan)
-        result = await self._run_checked(plan, goal.limits, progress, stops)
-        return replace(result, fraction=response.fraction)
+        checked = await self.check(plan, goal.limits, stops)
+        return replace(checked, fraction=response.fraction)
 
     async def _execute(self, segments: list[dict[str, Any]], limits: MotionLimits,
                        progress: ProgressFn | None, stops: int) -> MotionResult:

@@ -23,12 +23,15 @@ from mcp_ros_bridge.backends.port import (
     Image,
     JointGoal,
     JointStates,
+    MotionGoal,
     MotionResult,
     MotionStatus,
+    Plan,
     Pose,
     PoseGoal,
     ProgressFn,
     ReleaseGoal,
+    RobotState,
     WrenchSamples,
 )
 from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
@@ -39,11 +42,12 @@ import numpy as np
 
 from . import guarded, sensor_path
 from .execution import Runner
-from .frames import express, frame_in_world, to_world
+from .frames import express, frame_in_world
 from .grip_watch import ReadGripper
 from .gripper import Grasp, Release
 from .motion import ArmMotion, ArmRun
 from .planning import Planner
+from .plans import check_start, make_plan, SimPath
 from .render import MAX_H, MAX_W, SceneRenderer
 from .results import motion_result, path_deviation, ros_only
 from .scene_check import check_planned
@@ -191,27 +195,44 @@ class SimBackend(Runner):
         joints = dict(zip(self.robot.arm_joints, qpos[self.world.arm_qpos].tolist()))
         return motion_result(run, self._pose_of(link, frame), joints, target)
 
-    async def move_to_pose(self, goal: PoseGoal,
-                           progress: ProgressFn | None = None) -> MotionResult:
-        """Solve IK, sweep the joint path for collisions, then execute."""
+    async def plan(self, goal: MotionGoal, start: RobotState | None = None) -> Plan:
+        """Plan a pose, joint or straight line goal (IK, collision sweep, timing); no motion."""
+        return await make_plan(self, goal, start)
+
+    async def execute(self, plan: Plan, progress: ProgressFn | None = None) -> MotionResult:
+        """Run a plan made here from where the arm is (STALE_PLAN otherwise)."""
+        goal = plan.goal
+        frame = goal.target.frame_id if isinstance(goal, PoseGoal) else (
+            goal.waypoints[-1].frame_id if isinstance(goal, CartesianGoal) and goal.waypoints
+            else '') or self.config.base_frame
+        path = plan.trajectory
+        if not plan.executable or (isinstance(path, SimPath) and path.traj is None):
+            return self._result(ArmRun(plan.status, plan.message, 0.0, plan.fraction, None,
+                                       None, plan.details, np.empty((0, 3))), frame)
         self._idle_arm()
         self._check_sensors()
-        w, target = self.world, goal.target
-        link = goal.link or self.config.end_effector
-        qpos = w.snapshot()[0]
-        self.planner.held = w.held_object
-        pos, quat = to_world(*self._view()[:2], (target.position, target.orientation),
-                             target.frame_id or self.config.base_frame)
-        pos, quat = self.planner.tcp_target(qpos, pos, quat, link)
-        q0 = qpos[w.arm_qpos]
-        q1 = await asyncio.to_thread(self.planner.ik_goal, qpos, q0, pos, quat,
-                                     goal.planning_attempts, goal.position_tolerance_m,
-                                     goal.orientation_tolerance_rad)
-        traj = await self._planned(goal.limits, self.planner.joint_trajectory, qpos, q0, q1,
-                                   goal.limits, w.model.opt.timestep)
-        run = await self._execute(self._motion(traj, goal.limits, 2e-4, t('sim_label_pose')),
-                                  progress)
-        res = self._result(run, target.frame_id or self.config.base_frame, target, goal.link)
+        check_start(self, plan)
+        assert isinstance(path, SimPath) and path.traj is not None
+        if isinstance(goal, PoseGoal):
+            motion = self._motion(path.traj, goal.limits, 2e-4, t('sim_label_pose'))
+        elif isinstance(goal, JointGoal):
+            motion = self._motion(path.traj, goal.limits, min(goal.tolerance_rad, 1e-3),
+                                  t('sim_label_joints'))
+        else:
+            motion = self._motion(path.traj, goal.limits, 2e-4, t('sim_label_path'))
+        run = await self._execute(motion, progress)
+        if isinstance(goal, PoseGoal):
+            return self._reached_pose(run, goal, frame)
+        if isinstance(goal, JointGoal):
+            res = self._result(run, frame)
+            if res.succeeded:
+                err = max(abs(res.joint_positions[n] - v) for n, v in goal.positions.items())
+                res = replace(res, message=t('sim_reached_joints', err=f'{err:.4f}'))
+            return res
+        return await self._followed(run, plan, frame)
+
+    def _reached_pose(self, run: ArmRun, goal: PoseGoal, frame: str) -> MotionResult:
+        res = self._result(run, frame, goal.target, goal.link)
         if not res.succeeded:
             return res
         pos_err, ori_err = res.position_error_m or 0.0, res.orientation_error_rad or 0.0
@@ -223,80 +244,33 @@ class SimBackend(Runner):
                                       deg=f'{np.degrees(ori_err):.2f}',
                                       s=f'{res.duration_s:.2f}'))
 
+    async def _followed(self, run: ArmRun, plan: Plan, frame: str) -> MotionResult:
+        done = run.status is MotionStatus.SUCCEEDED
+        reason = plan.details.get('stop_reason', '')
+        stopped = t('sim_path_stopped_before', reason=reason) if reason else ''
+        message = (t('sim_path_followed', fraction=f'{plan.fraction:.0%}',
+                     duration=f'{run.duration_s:.2f}', stopped=stopped) if done else run.message)
+        points = plan.trajectory.points if isinstance(plan.trajectory, SimPath) else None
+        deviation = await asyncio.to_thread(path_deviation, run.trace,
+                                            np.empty((0, 3)) if points is None else points)
+        run = replace(run, message=message, fraction=plan.fraction if done else run.fraction,
+                      details={**run.details, **plan.details, 'max_path_deviation_m': deviation})
+        return self._result(run, frame)
+
+    async def move_to_pose(self, goal: PoseGoal,
+                           progress: ProgressFn | None = None) -> MotionResult:
+        """Solve IK, sweep the joint path for collisions, then execute."""
+        return await self.execute(await self.plan(goal), progress)
+
     async def move_to_joints(self, goal: JointGoal,
                              progress: ProgressFn | None = None) -> MotionResult:
         """Move the arm joints to the named positions (others keep theirs)."""
-        self._idle_arm()
-        self._check_sensors()
-        w = self.world
-        qpos = w.snapshot()[0]
-        self.planner.held = w.held_object
-        q0 = qpos[w.arm_qpos]
-        q1 = q0.copy()
-        arm = self.robot.arm_joints
-        unknown = sorted(set(goal.positions) - set(arm))
-        if unknown:
-            raise BackendError('INVALID_GOAL', t('sim_unknown_joints', unknown=unknown),
-                               advice=t('sim_unknown_joints_fix', joints=list(arm)))
-        for name, value in goal.positions.items():
-            q1[arm.index(name)] = value
-        lo, hi = self.planner.kin.lo, self.planner.kin.hi
-        bad = [t('sim_joint_outside', joint=arm[i], value=f'{q1[i]:.3f}',
-                 lo=f'{lo[i]:.3f}', hi=f'{hi[i]:.3f}')
-               for i in range(len(arm)) if not lo[i] - 1e-9 <= q1[i] <= hi[i] + 1e-9]
-        if bad:
-            raise BackendError('INVALID_GOAL', t('sim_joints_outside', bad='; '.join(bad)))
-        traj = await self._planned(goal.limits, self.planner.joint_trajectory, qpos, q0, q1,
-                                   goal.limits, w.model.opt.timestep)
-        run = await self._execute(self._motion(traj, goal.limits, min(goal.tolerance_rad, 1e-3),
-                                               t('sim_label_joints')), progress)
-        res = self._result(run, self.config.base_frame)
-        if res.succeeded:
-            err = max(abs(res.joint_positions[n] - v) for n, v in goal.positions.items())
-            res = replace(res, message=t('sim_reached_joints', err=f'{err:.4f}'))
-        return res
+        return await self.execute(await self.plan(goal), progress)
 
     async def follow_cartesian_path(self, goal: CartesianGoal,
                                     progress: ProgressFn | None = None) -> MotionResult:
         """Straight lines through the waypoints; PARTIAL (not run) below min_fraction."""
-        self._idle_arm()
-        self._check_sensors()
-        w = self.world
-        qpos = w.snapshot()[0]
-        self.planner.held = w.held_object
-        link = goal.link or self.config.end_effector
-        m, d, _ = self._view()
-        targets = [to_world(m, d, (p.position, p.orientation),
-                            p.frame_id or self.config.base_frame) for p in goal.waypoints]
-        targets = [self.planner.tcp_target(qpos, p, q, link) for p, q in targets]
-        if goal.max_step_m <= 0:
-            raise BackendError('INVALID_GOAL', t('sim_max_step'))
-        plan = await asyncio.to_thread(self.planner.cartesian, qpos, qpos[w.arm_qpos], targets,
-                                       goal.max_step_m, goal.avoid_collisions)
-        frame = goal.waypoints[-1].frame_id if goal.waypoints else self.config.base_frame
-        frame = frame or self.config.base_frame
-        info = {'stop_reason': plan.stop_reason} if plan.stop_reason else {}
-        if plan.fraction < goal.min_fraction or len(plan.q) < 2:
-            partial = plan.fraction < 1
-            message = (t('sim_path_partial', fraction=f'{plan.fraction:.0%}',
-                         reason=plan.stop_reason) if partial else t('sim_path_at_end'))
-            status = MotionStatus.PARTIAL if partial else MotionStatus.SUCCEEDED
-            return self._result(ArmRun(status, message, 0.0, plan.fraction, None, None, info,
-                                       np.empty((0, 3))), frame)
-        traj = await self._planned(goal.limits, self.planner.cartesian_trajectory, plan,
-                                   goal.limits, w.model.opt.timestep,
-                                   allowed=frozenset(goal.may_touch))
-        run = await self._execute(self._motion(traj, goal.limits, 2e-4, t('sim_label_path')),
-                                  progress)
-        done = run.status is MotionStatus.SUCCEEDED
-        stopped = t('sim_path_stopped_before', reason=plan.stop_reason) if plan.stop_reason \
-            else ''
-        message = (t('sim_path_followed', fraction=f'{plan.fraction:.0%}',
-                     duration=f'{run.duration_s:.2f}', stopped=stopped) if done else run.message)
-        deviation = await asyncio.to_thread(path_deviation, run.trace, plan.points)
-        run = replace(run, message=message, fraction=plan.fraction if done else run.fraction,
-                      details={**run.details, **info, 'max_path_deviation_m': deviation})
-        return self._result(run, frame)
+        return await self.execute(await self.plan(goal), progress)
 
     async def move_until_contact(self, goal: GuardedGoal,
                                  progress: ProgressFn | None = None) -> MotionResult:
