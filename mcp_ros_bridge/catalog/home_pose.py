@@ -142,7 +142,8 @@ def fitted_roll(urdf: Urdf, model: ArmModel, tool: ToolPoint, lo: Sequence[float
     Return ``tool`` turned about its z by the first quarter turn that reaches fingers down.
 
     Fingers down means the tools' default orientation (the TCP's x along the base's
-    +x) at the middle of the reach, as high as a pick starts; a wrist with a short roll range reaches it at
+    +x) at the middle of the reach, as high as a pick starts; a wrist with a short
+    roll range reaches it at
     one turn of the TCP frame only. No turn reaches: ``tool`` unchanged.
     """
     for roll in ROLLS:

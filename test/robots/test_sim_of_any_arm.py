@@ -166,7 +166,8 @@ def test_a_home_posture_in_the_table_is_refused_naming_the_fix(tmp_path):
     urdf, srdf, _ = arm_files('ur5')
     write_config(str(tmp_path), urdf, srdf)
     path = tmp_path / 'robot.yaml'
-    path.write_text(re.sub(r'  postures:\n    home: \[[^\]]*\]', '  postures:\n    home: [0, 0, 0, 0, 0, 0]',
+    zeros = '  postures:\n    home: [0, 0, 0, 0, 0, 0]'
+    path.write_text(re.sub(r'  postures:\n    home: \[[^\]]*\]', zeros,
                            path.read_text(encoding='utf-8')), encoding='utf-8')
     cfg = load_robot(str(tmp_path))[0]
     assert set(cfg.home) == {0.0}
@@ -186,8 +187,8 @@ async def test_init_finds_a_home_clear_of_the_table_when_the_srdf_has_none(arm, 
     from mcp_ros_bridge.catalog.init_config import write_config
     from mcp_ros_bridge.catalog.loader import load_robot
     from robot_data import robots_dir
-    names = {'ur3_gripper': ('ur3_gripper.urdf', 'ur3_gripper.srdf'), 'ur5': ('ur5_robot.urdf', ''),
-             'ur10': ('ur10_robot.urdf', '')}[arm]
+    names = {'ur3_gripper': ('ur3_gripper.urdf', 'ur3_gripper.srdf'),
+             'ur5': ('ur5_robot.urdf', ''), 'ur10': ('ur10_robot.urdf', '')}[arm]
     base = os.path.join(robots_dir(), 'ur_description')
     write_config(str(tmp_path), os.path.join(base, 'urdf', names[0]),
                  os.path.join(base, 'srdf', names[1]) if names[1] else '')

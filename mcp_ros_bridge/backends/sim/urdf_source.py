@@ -7,8 +7,9 @@ above the URDF, and only the arm is kept: the base link becomes the root (the
 world frame is the base frame; a torso, a mobile base, legs are left out), the
 links below the tip are removed (a simulated parallel gripper takes their
 place), and so is every branch off the chain that moves (another arm, a head,
-wheels). Every fixed link kept stays a body, so each URDF frame can be named. What MuJoCo cannot load refuses in one line naming the
-element and the fix (:class:`Unsupported`).
+wheels); a movable joint of the chain that is no arm joint is fixed at 0. Every
+fixed link kept stays a body, so each URDF frame can be named. What MuJoCo
+cannot load refuses in one line naming the element and the fix (:class:`Unsupported`).
 """
 
 from __future__ import annotations
@@ -120,7 +121,8 @@ def _kept(root: ET.Element, base: str, tip: str) -> set[str]:
     return kept
 
 
-def prepared_urdf(urdf_path: str, tip: str, base: str = '') -> str:
+def prepared_urdf(urdf_path: str, tip: str, base: str = '',
+                  arm: tuple[str, ...] = ()) -> str:
     """Return the URDF text MuJoCo's importer takes: ``base`` down to ``tip`` (see above)."""
     try:
         with open(urdf_path, encoding='utf-8') as f:
@@ -138,6 +140,8 @@ def prepared_urdf(urdf_path: str, tip: str, base: str = '') -> str:
             ends = [element.find(k) for k in ('parent', 'child')]
             if any(e is None or e.get('link') not in kept for e in ends):
                 root.remove(element)
+            elif arm and element.get('name') not in arm:
+                element.set('type', 'fixed')  # a passive or unchosen joint: held at 0
     for link in root.iter('link'):
         for visual in link.findall('visual'):
             link.remove(visual)
@@ -156,10 +160,10 @@ def _root_link(root: ET.Element) -> str:
                  if link.get('name') not in children), '')
 
 
-def arm_mjcf(urdf_path: str, tip: str, base: str = '') -> str:
+def arm_mjcf(urdf_path: str, tip: str, base: str = '', arm: tuple[str, ...] = ()) -> str:
     """Return the MJCF document of the arm (bodies, joints, collision geometry)."""
     try:
-        spec = mujoco.MjSpec.from_string(prepared_urdf(urdf_path, tip, base))
+        spec = mujoco.MjSpec.from_string(prepared_urdf(urdf_path, tip, base, arm))
         spec.compile()
         return str(spec.to_xml())
     except ValueError as exc:

@@ -223,7 +223,7 @@ def _assembler(config: RobotConfig) -> Callable[[float, float], SimRobot]:
     except DescriptionError as exc:
         raise Unsupported('sim_urdf_compile', error=str(exc)) from None
     mount = arm.tip_link if rigid else last_link  # a gripper joint above the tip: cut there
-    arm_xml = arm_mjcf(urdf, mount, arm.base_link)
+    arm_xml = arm_mjcf(urdf, mount, arm.base_link, arm.joint_names)
     raw = mujoco.MjModel.from_xml_string(arm_xml)
     return lambda roll, scale: _assemble(config, arm, arm_xml, raw, (mount, last_link),
                                          roll, scale)
