@@ -106,9 +106,9 @@ def tool_point(urdf: Urdf, model: ArmModel) -> ToolPoint:
     grasp = parent == model.tip_link and bool(GRASP_FRAME.search(parent))
     reach = 0.0 if grasp else HAND_TCP_M
     names = set(urdf.links)
-    name = f'{parent}_tcp'
+    name = 'tcp'  # short: the tool texts name it several times
     while name in names:
-        name += '_tcp'
+        name = f'{parent}_{name}'
     why = (f'the tip names a grasp frame; z turned onto the last joint axis {_clean(axis)}'
            if grasp else f'{reach} m along the last joint axis {_clean(axis)} (the simulated '
            'hand; CHECK: your tool)')

@@ -75,7 +75,7 @@ async def test_ur5_moves_to_joints_and_to_a_pose_over_mcp(tmp_path, mode):
     robot = catalog.robot
     assert len(robot.arm_joints) == 6 and robot.arm_joints[0] == 'shoulder_pan_joint'
     tcp = robot.ros.tcp  # init declares the TCP: MoveIt is asked about its parent link
-    assert tcp is not None and robot.end_effector == 'tool0_tcp' and tcp.parent_link == 'tool0'
+    assert tcp is not None and robot.end_effector == 'tcp' and tcp.parent_link == 'tool0'
     position, quat = kinematics.fk(TOOL_DOWN, tcp.parent_link)
     position = np.add(position, quat2mat(quat) @ np.array(tcp.offset_xyz))  # rpy 0: same turn
     assert tcp.rpy == (0.0, 0.0, 0.0)
