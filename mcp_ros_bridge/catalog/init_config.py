@@ -20,6 +20,8 @@ from mcp_ros_bridge.catalog.arm_chains import links_below
 from mcp_ros_bridge.catalog.arm_model import ArmModel
 from mcp_ros_bridge.catalog.described import read_description
 from mcp_ros_bridge.catalog.description import Joint, Urdf
+from mcp_ros_bridge.catalog.home_pose import Chain, clear, fitted_roll, found_home
+from mcp_ros_bridge.catalog.tool_point import tool_point, ToolPoint
 import numpy as np
 from transforms3d.axangles import axangle2mat
 from transforms3d.euler import euler2mat
@@ -31,10 +33,11 @@ MARGIN_M = 0.005              # limits.joint_limit_margin_m written (prismatic a
 NO_POSTURES = '  postures: {}  # the SRDF states, home included, are read from the description\n'
 
 
-def tip_extent(urdf: Urdf, model: ArmModel, samples: int = 4000,
-               seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Return the min and max tip position (base frame) over random joint positions (FK)."""
-    chain = urdf.chain(model.base_link, model.tip_link)
+def tip_extent(urdf: Urdf, model: ArmModel, samples: int = 4000, seed: int = 0,
+               tool: ToolPoint | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Return the min and max TCP position (base frame) over random joint positions (FK)."""
+    link, reach = (tool.parent_link, tool.offset_xyz) if tool else (model.tip_link, (0, 0, 0))
+    chain = urdf.chain(model.base_link, link)
     limits = {j.name: (j.lower, j.upper) for j in model.joints}
     rng = np.random.default_rng(seed)
     tips = np.empty((samples, 3))
@@ -53,7 +56,7 @@ def tip_extent(urdf: Urdf, model: ArmModel, samples: int = 4000,
                 else:
                     move[:3, :3] = axangle2mat(joint.axis, q)
                 pose = pose @ move
-        tips[k] = pose[:3, 3]
+        tips[k] = pose[:3, :3] @ np.asarray(reach, float) + pose[:3, 3]
     return tips.min(axis=0), tips.max(axis=0)
 
 
@@ -121,12 +124,28 @@ def _inside(model: ArmModel, values: tuple[float, ...] | list[float]) -> bool:
                for j, v in zip(model.joints, values))
 
 
-def _home(model: ArmModel) -> tuple[list[float], str]:
-    """Return the home posture (inside the limits less the margin) and where it came from."""
+def _bounds(model: ArmModel) -> tuple[list[float], list[float]]:
+    """Return the joint limits less the margin (and a rounding's worth)."""
+    return ([j.lower + _margin(j.kind) + 1e-4 for j in model.joints],
+            [j.upper - _margin(j.kind) - 1e-4 for j in model.joints])
+
+
+def _home(model: ArmModel, chain: Chain | None = None) -> tuple[list[float], str]:
+    """
+    Return the home posture and where it came from.
+
+    An SRDF state inside the limits less the margin and clear of the table
+    (:mod:`.home_pose`) if any; else one init finds, fingers down; else zeros
+    moved inside the limits, marked CHECK.
+    """
     named = sorted(model.postures, key=lambda n: n not in ('home', 'ready', 'default'))
     for name in named:
-        if _inside(model, model.postures[name]):
-            return list(model.postures[name]), f'SRDF state {name!r}'
+        values = model.postures[name]
+        if _inside(model, values) and (chain is None or clear(chain, values)):
+            return list(values), f'SRDF state {name!r}'
+    found = found_home(chain, *_bounds(model)) if chain is not None else None
+    if found is not None:
+        return found
     home = [min(max(0.0, j.lower + _margin(j.kind)), j.upper - _margin(j.kind))
             for j in model.joints]
     return home, 'zeros moved inside the limits (CHECK: a safe start posture)'
@@ -135,6 +154,17 @@ def _home(model: ArmModel) -> tuple[list[float], str]:
 def q(name: str) -> str:
     """Return ``name`` as a YAML double-quoted scalar: a name from a file is data, never YAML."""
     return json.dumps(name, ensure_ascii=False)
+
+
+def _tcp_lines(model: ArmModel, tool: ToolPoint | None) -> tuple[str, str]:
+    """Return the end effector's name and the ``ros.tcp`` line declaring where it lies."""
+    if tool is None or not any(abs(v) > 1e-5 for v in (*tool.offset_xyz, *tool.rpy)):
+        why = f' ({tool.why})' if tool else ''
+        return model.tip_link, f'  # tcp: none, the TCP is {q(model.tip_link)} itself{why}\n'
+    xyz, rpy = (', '.join(repr(v) for v in vs) for vs in (tool.offset_xyz, tool.rpy))
+    return tool.name, (f'  tcp: {{parent_link: {q(tool.parent_link)}, offset_xyz: [{xyz}], '
+                       f'rpy: [{rpy}]}}\n  # the TCP: {q(tool.parent_link)} moved (m) and turned '
+                       f'(rad) so: {tool.why}\n')
 
 
 def _choice_lines(choice: dict[str, str]) -> str:
@@ -147,10 +177,16 @@ def render_robot_yaml(model: ArmModel, urdf: str, srdf: str,
                       extent: tuple[np.ndarray, np.ndarray],
                       gripper_mass_kg: float, hand: tuple[str, ...] = (),
                       choice: dict[str, str] | None = None,
-                      parsed: Urdf | None = None) -> tuple[str, list[str]]:
+                      parsed: Urdf | None = None,
+                      tool: ToolPoint | None = None) -> tuple[str, list[str]]:
     """Return the robot.yaml text for ``model`` and the list of things to check by hand."""
     todo = list(model.notes)
-    home, home_from = _home(model)
+    if parsed is not None and tool is not None:
+        lo, hi = _bounds(model)
+        tool = fitted_roll(parsed, model, tool, lo, hi)
+    effector, tcp_line = _tcp_lines(model, tool)
+    chain = Chain(parsed, model, tool) if parsed is not None and tool is not None else None
+    home, home_from = _home(model, chain)
     width, width_from = _gripper_width(model)
     if not width_from:
         todo.append(f'gripper.max_width_m: no prismatic finger joint; {UNKNOWN_WIDTH_M} m '
@@ -162,7 +198,7 @@ def render_robot_yaml(model: ArmModel, urdf: str, srdf: str,
     lo = [math.floor(v * 100) / 100 for v in extent[0]]
     hi = [math.ceil(v * 100) / 100 for v in extent[1]]
     lo[2] = max(lo[2], 0.0)  # the table top is the base plane: nothing below it
-    postures = '' if 'home' in model.postures and _inside(model, model.postures['home']) else (
+    postures = '' if home_from == "SRDF state 'home'" else (
         f'  postures:\n    home: [{", ".join(repr(float(v)) for v in home)}]  # {home_from}\n')
     srdf_line = (f'  srdf: {q(srdf)}\n' if srdf else '') + _choice_lines(choice or {})
     group = q(model.group) if model.group else 'manipulator  # CHECK: your MoveIt planning group'
@@ -181,7 +217,7 @@ description:
 {srdf_line}
 frames:
   base: {q(model.base_link)}
-  end_effector: {q(model.tip_link)}   # the link motions command (add ros.tcp for an offset TCP)
+  end_effector: {q(effector)}   # the tool point motions command (ros.tcp places it)
   ft_sensor: {q(model.tip_link)}      # CHECK: the frame your wrench is expressed in
 
 moveit:
@@ -194,7 +230,7 @@ ros:
     wrench: {{name: /ft_sensor/wrench, qos: sensor_data}}   # CHECK: your F/T topic
   actions:
     gripper: /gripper_controller/gripper_cmd               # CHECK: your gripper action
-
+{tcp_line}
 gripper:
   max_width_m: {width}   # CHECK: the open finger gap{f' = {width_from}' if width_from else ''}
   min_force_n: {FORCE_RANGE_N[0]}   # CHECK: the grip force range your gripper and objects take
@@ -248,8 +284,10 @@ def write_config(out_dir: str, urdf: str, srdf: str = '', group: str = '', tip: 
     last = parsed.joint(model.joint_names[-1])
     mass = parsed.mass_below(last.child) if last is not None else 0.0
     hand = tuple(links_below(parsed, last.child)) if last is not None else ()
+    tool = tool_point(parsed, model)
     text, todo = render_robot_yaml(model, _named(urdf, out_dir), _named(srdf, out_dir),
-                                   tip_extent(parsed, model), mass, hand, choice, parsed)
+                                   tip_extent(parsed, model, tool=tool), mass, hand, choice,
+                                   parsed, tool)
     path = os.path.join(out_dir, 'robot.yaml')
     if os.path.exists(path) and not force:
         raise FileExistsError(f'{path} exists; pass --force to overwrite it')

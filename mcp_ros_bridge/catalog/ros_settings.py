@@ -32,6 +32,7 @@ class Tcp:
 
     parent_link: str
     offset_xyz: tuple[float, float, float]  # m, in the parent link's frame
+    rpy: tuple[float, float, float] = (0.0, 0.0, 0.0)  # rad, its turn from the parent's axes
 
 
 @dataclass(frozen=True)
@@ -87,4 +88,5 @@ def _tcp(d: Mapping[str, Any] | None) -> Tcp | None:
     if not d:
         return None
     x, y, z = (float(v) for v in d['offset_xyz'])
-    return Tcp(d['parent_link'], (x, y, z))
+    r, p, w = (float(v) for v in d.get('rpy', (0.0, 0.0, 0.0)))
+    return Tcp(d['parent_link'], (x, y, z), (r, p, w))

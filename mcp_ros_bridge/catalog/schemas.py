@@ -75,7 +75,9 @@ ROS_SCHEMA: dict[str, Any] = _obj({
     # How long one compute_fk request may take (s): asked where the URDF's FK cannot answer.
     'fk_timeout_s': {'type': 'number', 'exclusiveMinimum': 0, 'maximum': 60, 'default': 2.0},
     'gripper_force_source': {'enum': ['commanded', 'joint_effort'], 'default': 'commanded'},
-    'tcp': _obj({'parent_link': _NAME, 'offset_xyz': _VEC3}),
+    # the TCP: parent link's frame moved by offset_xyz (m), turned by rpy (rad, fixed-axis xyz)
+    'tcp': _obj({'parent_link': _NAME, 'offset_xyz': _VEC3, 'rpy': _VEC3},
+                ['parent_link', 'offset_xyz']),
     # Object poses: one geometry_msgs/msg/PoseStamped topic per catalog object, in the base frame.
     'object_pose_topics': {'type': 'object', 'additionalProperties': _obj(
         {'name': _ROS_NAME, 'qos': _QOS}, ['name']), 'default': {}},

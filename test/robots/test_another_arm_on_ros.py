@@ -16,8 +16,10 @@ from mcp_ros_bridge.catalog.description import parse_urdf
 from mcp_ros_bridge.catalog.init_config import write_config
 from mcp_ros_bridge.catalog.loader import load_catalog
 from mcp_ros_bridge.geometry import quat_to_rpy_deg
+import numpy as np
 import pytest
 from robot_data import arm_files
+from transforms3d.quaternions import quat2mat
 import yaml
 
 import fake_gripper  # noqa: I100 - on the path robot_data sets
@@ -49,6 +51,7 @@ def _ur5(tmp_path, gripper=None):
         raw['gripper'].update(max_width_m=fake_gripper.STROKE_M, command=gripper)
     tag = moveit_rig.new_tag()
     raw['ros'] = {
+        'tcp': raw['ros']['tcp'],  # the tool point init declares, kept
         'topics': {'joint_states': {'name': f'{tag}/joint_states', 'qos': 'sensor_data'},
                    'wrench': {'name': f'{tag}/wrench', 'qos': 'sensor_data'},
                    'trajectory_execution_event': {'name': f'{tag}/execution_event'}},
@@ -71,7 +74,11 @@ async def test_ur5_moves_to_joints_and_to_a_pose_over_mcp(tmp_path, mode):
     catalog, kinematics = _ur5(tmp_path)
     robot = catalog.robot
     assert len(robot.arm_joints) == 6 and robot.arm_joints[0] == 'shoulder_pan_joint'
-    position, quat = kinematics.fk(TOOL_DOWN, robot.end_effector)
+    tcp = robot.ros.tcp  # init declares the TCP: MoveIt is asked about its parent link
+    assert tcp is not None and robot.end_effector == 'tcp' and tcp.parent_link == 'tool0'
+    position, quat = kinematics.fk(TOOL_DOWN, tcp.parent_link)
+    position = np.add(position, quat2mat(quat) @ np.array(tcp.offset_xyz))  # rpy 0: same turn
+    assert tcp.rpy == (0.0, 0.0, 0.0)
     async with moveit_rig.rigged(config=robot, kinematics=kinematics,
                                  solution=TOOL_DOWN) as (backend, fake, _, _):
         target = [round(v + 0.1, 4) for v in robot.home]

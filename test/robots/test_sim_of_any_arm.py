@@ -158,13 +158,17 @@ def test_an_arm_without_a_description_is_refused_naming_the_fix(tmp_path):
 
 
 def test_a_home_posture_in_the_table_is_refused_naming_the_fix(tmp_path):
-    """Init's all-zeros UR5 home lays the arm on the table: the world refuses to start so."""
+    """An all-zeros UR5 home lays the arm on the table: the world refuses to start so."""
     from mcp_ros_bridge.backends.port import BackendError
     from mcp_ros_bridge.backends.sim import SimBackend
     from mcp_ros_bridge.catalog.init_config import write_config
     from mcp_ros_bridge.catalog.loader import load_robot
     urdf, srdf, _ = arm_files('ur5')
     write_config(str(tmp_path), urdf, srdf)
+    path = tmp_path / 'robot.yaml'
+    zeros = '  postures:\n    home: [0, 0, 0, 0, 0, 0]'
+    path.write_text(re.sub(r'  postures:\n    home: \[[^\]]*\]', zeros,
+                           path.read_text(encoding='utf-8')), encoding='utf-8')
     cfg = load_robot(str(tmp_path))[0]
     assert set(cfg.home) == {0.0}
     with pytest.raises(BackendError) as refused:
@@ -173,3 +177,30 @@ def test_a_home_posture_in_the_table_is_refused_naming_the_fix(tmp_path):
     assert refused.value.code == 'UNSUPPORTED' and '\n' not in text
     assert 'home posture [0, 0, 0, 0, 0, 0]' in text and 'table<->' in text
     assert 'joints.postures.home' in refused.value.advice
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize('arm', ['ur3_gripper', 'ur5', 'ur10'])
+async def test_init_finds_a_home_clear_of_the_table_when_the_srdf_has_none(arm, tmp_path):
+    """No usable SRDF state: init writes one, fingers down above the reach; the sim starts."""
+    from mcp_ros_bridge.backends.sim import SimBackend
+    from mcp_ros_bridge.catalog.init_config import write_config
+    from mcp_ros_bridge.catalog.loader import load_robot
+    from robot_data import robots_dir
+    names = {'ur3_gripper': ('ur3_gripper.urdf', 'ur3_gripper.srdf'),
+             'ur5': ('ur5_robot.urdf', ''), 'ur10': ('ur10_robot.urdf', '')}[arm]
+    base = os.path.join(robots_dir(), 'ur_description')
+    write_config(str(tmp_path), os.path.join(base, 'urdf', names[0]),
+                 os.path.join(base, 'srdf', names[1]) if names[1] else '')
+    text = (tmp_path / 'robot.yaml').read_text(encoding='utf-8')
+    assert 'found by init: fingers down' in text, text
+    cfg = load_robot(str(tmp_path))[0]
+    assert set(cfg.home) != {0.0}
+    backend = SimBackend(cfg)  # refuses a home in the table or an object (test above)
+    try:
+        pose = await backend.end_effector_pose(cfg.base_frame)
+    finally:
+        await backend.close()
+    assert pose.position[2] > 0.1  # above the table top, the base's z = 0
+    down = 1 - 2 * (pose.orientation[1] ** 2 + pose.orientation[2] ** 2)  # the TCP's z . z
+    assert down == pytest.approx(-1.0, abs=1e-3), pose

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 import math
 
+from mcp_ros_bridge.catalog.tool_point import HAND_TCP_M
+
 ARM_JOINTS = tuple(f'panda_joint{i}' for i in range(1, 8))
 FINGER_JOINTS = ('panda_finger_joint1', 'panda_finger_joint2')
 Q_MIN = (-2.8973, -1.7628, -2.8973, -3.0718, -2.8973, -0.0175, -2.8973)
@@ -28,7 +30,7 @@ FINGER_MAX = 0.04
 FINGER_FORCE_MAX = 70.0
 FINGER_KP = 2000.0
 FINGER_KV = 40.0
-TCP_OFFSET = 0.1034
+TCP_OFFSET = HAND_TCP_M
 OBJECTS = ('box', 'cylinder')
 CAMERAS = ('scene',)
 TIMESTEP = 0.002  # 500 Hz physics, servo and F/T sampling
@@ -162,13 +164,12 @@ def actuators(joints: Sequence[str], q_min: Sequence[float], q_max: Sequence[flo
     return acts
 
 
-def hand_xml(prefix: str, ft_site: str, tcp: str) -> str:
-    """Return the hand's content: F/T site, palm, two fingers and the TCP site."""
+def hand_xml(prefix: str, ft_site: str) -> str:
+    """Return the hand's content: F/T site, palm and two fingers (the TCP at TCP_OFFSET)."""
     return f"""<site name="{ft_site}" size="0.01" rgba="1 0.5 0 1"/>
         <geom name="hand_body" class="hand" type="box" pos="0 0 0.031" size="0.025 0.1 0.027"/>
         {finger_xml(1, 1, prefix)}
-        {finger_xml(2, -1, prefix)}
-        <site name="{tcp}" pos="0 0 {TCP_OFFSET}" size="0.005" rgba="0 1 0 0.5"/>"""
+        {finger_xml(2, -1, prefix)}"""
 
 
 def head_xml(model: str) -> str:

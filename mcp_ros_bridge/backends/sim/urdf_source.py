@@ -3,10 +3,13 @@ A URDF made ready for MuJoCo's importer, and the MJCF of the arm it compiles to.
 
 Visual elements are dropped (the simulation collides and renders the collision
 geometry), ``package://`` mesh paths are resolved to the package directory
-above the URDF, the links below the tip are removed (a simulated parallel
-gripper takes their place) and every fixed link stays a body, so each URDF
-frame can be named. What MuJoCo cannot load refuses in one line naming the
-element and the fix (:class:`Unsupported`).
+above the URDF, and only the arm is kept: the base link becomes the root (the
+world frame is the base frame; a torso, a mobile base, legs are left out), the
+links below the tip are removed (a simulated parallel gripper takes their
+place), and so is every branch off the chain that moves (another arm, a head,
+wheels); a movable joint of the chain that is no arm joint is fixed at 0. Every
+fixed link kept stays a body, so each URDF frame can be named. What MuJoCo
+cannot load refuses in one line naming the element and the fix (:class:`Unsupported`).
 """
 
 from __future__ import annotations
@@ -86,25 +89,41 @@ def _resolve(urdf_path: str, link: str, filename: str) -> str:
     return name
 
 
-def _below(root: ET.Element, link: str) -> set[str]:
-    """Return the links under ``link`` (not itself)."""
+def _kept(root: ET.Element, base: str, tip: str) -> set[str]:
+    """Return the links of the chain ``base`` to ``tip`` and the rigid branches off it."""
     children: dict[str, list[str]] = {}
+    parent: dict[str, str] = {}
+    moving: set[str] = set()  # links with a movable joint at or below them
     for joint in root.iter('joint'):
         up, down = joint.find('parent'), joint.find('child')
         if up is not None and down is not None:
             children.setdefault(up.get('link', ''), []).append(down.get('link', ''))
-    out: set[str] = set()
-    frontier = [link]
+            parent[down.get('link', '')] = up.get('link', '')
+            if joint.get('type', 'fixed') != 'fixed':
+                moving.add(down.get('link', ''))
+    for link in list(moving):
+        while link in parent and parent[link] not in moving:
+            link = parent[link]
+            moving.add(link)
+    chain, link = [tip], tip
+    while link != base and link in parent:
+        link = parent[link]
+        chain.append(link)
+    kept = set(chain)
+    # nothing below the tip (the simulated hand goes there); rigid branches off the chain
+    frontier = [c for link in chain[1:] for c in children.get(link, [])
+                if c not in kept and c not in moving]
     while frontier:
-        for name in children.get(frontier.pop(), []):
-            if name not in out:
-                out.add(name)
-                frontier.append(name)
-    return out
+        link = frontier.pop()
+        if link not in kept:
+            kept.add(link)
+            frontier.extend(children.get(link, []))
+    return kept
 
 
-def prepared_urdf(urdf_path: str, tip: str) -> str:
-    """Return the URDF text MuJoCo's importer takes, cut below ``tip``."""
+def prepared_urdf(urdf_path: str, tip: str, base: str = '',
+                  arm: tuple[str, ...] = ()) -> str:
+    """Return the URDF text MuJoCo's importer takes: ``base`` down to ``tip`` (see above)."""
     try:
         with open(urdf_path, encoding='utf-8') as f:
             text = f.read(MAX_CHARS + 1)
@@ -112,15 +131,17 @@ def prepared_urdf(urdf_path: str, tip: str) -> str:
         root = ET.fromstring(text)
     except (OSError, ET.ParseError, DescriptionError) as exc:
         raise Unsupported('sim_urdf_compile', error=str(exc)) from None
-    cut = _below(root, tip)
+    kept = _kept(root, base or _root_link(root), tip)
     for element in list(root):
-        cut_link = element.tag == 'link' and element.get('name') in cut
+        cut_link = element.tag == 'link' and element.get('name') not in kept
         if element.tag in ('gazebo', 'transmission', 'mujoco') or cut_link:
             root.remove(element)
         elif element.tag == 'joint':
-            child = element.find('child')
-            if child is not None and child.get('link') in cut:
+            ends = [element.find(k) for k in ('parent', 'child')]
+            if any(e is None or e.get('link') not in kept for e in ends):
                 root.remove(element)
+            elif arm and element.get('name') not in arm:
+                element.set('type', 'fixed')  # a passive or unchosen joint: held at 0
     for link in root.iter('link'):
         for visual in link.findall('visual'):
             link.remove(visual)
@@ -132,10 +153,17 @@ def prepared_urdf(urdf_path: str, tip: str) -> str:
     return ET.tostring(root, encoding='unicode')
 
 
-def arm_mjcf(urdf_path: str, tip: str) -> str:
+def _root_link(root: ET.Element) -> str:
+    """Return the URDF's root link: a link that is no joint's child."""
+    children = {c.get('link') for c in root.iter('child')}
+    return next((link.get('name', '') for link in root.iter('link')
+                 if link.get('name') not in children), '')
+
+
+def arm_mjcf(urdf_path: str, tip: str, base: str = '', arm: tuple[str, ...] = ()) -> str:
     """Return the MJCF document of the arm (bodies, joints, collision geometry)."""
     try:
-        spec = mujoco.MjSpec.from_string(prepared_urdf(urdf_path, tip))
+        spec = mujoco.MjSpec.from_string(prepared_urdf(urdf_path, tip, base, arm))
         spec.compile()
         return str(spec.to_xml())
     except ValueError as exc:

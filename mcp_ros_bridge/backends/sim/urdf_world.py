@@ -76,26 +76,48 @@ def _approach(model: mujoco.MjModel, joints: tuple[str, ...], mount: str) -> np.
     return np.asarray(d.xmat[body].reshape(3, 3).T @ axis)
 
 
+def _tcp_in_mount(config: RobotConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Return the TCP's pose in its mount body: ``ros.tcp``'s transform, else the body's own."""
+    tcp = config.ros.tcp
+    if tcp is None:
+        return np.zeros(3), np.array([1.0, 0.0, 0.0, 0.0])
+    quat = np.empty(4)
+    mujoco.mju_euler2Quat(quat, np.asarray(tcp.rpy, float), 'XYZ')
+    return np.asarray(tcp.offset_xyz, float), quat
+
+
 def _hand(config: RobotConfig, model: mujoco.MjModel, joints: tuple[str, ...], tip: str,
-          ft_site: str, roll: float) -> tuple[str, str]:
-    """Return the mount body and the hand body's XML, TCP at the fingertip centre."""
+          ft_site: str, roll: float) -> tuple[str, str, str]:
+    """
+    Return the mount body, the hand body's XML and the TCP site's XML.
+
+    The TCP site is exactly the declared tool point (``ros.tcp``, else the end
+    effector link itself); the hand's fingertip centre lies on it, the hand's
+    axis along the TCP's z (without ``ros.tcp``: the last joint's axis).
+    """
     tcp = config.ros.tcp
     mount = tcp.parent_link if tcp is not None else tip
     if mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_BODY, mount) < 0:
         raise Unsupported('sim_urdf_tcp', link=mount)
-    axis = _approach(model, joints, mount)
+    at, turn = _tcp_in_mount(config)
+    if tcp is None:
+        mujoco.mju_quatZ2Vec(turn, _approach(model, joints, mount))
+    roll_q = np.array([math.cos(roll / 2), 0.0, 0.0, math.sin(roll / 2)])
     quat = np.empty(4)
-    mujoco.mju_quatZ2Vec(quat, axis)
-    turn = np.array([math.cos(roll / 2), 0.0, 0.0, math.sin(roll / 2)])
-    mujoco.mju_mulQuat(quat, quat.copy(), turn)
-    origin = np.zeros(3) if tcp is None else np.array(tcp.offset_xyz) - axis * mjcf.TCP_OFFSET
+    mujoco.mju_mulQuat(quat, turn, roll_q)
+    back = np.empty(3)
+    mujoco.mju_rotVecQuat(back, np.array([0.0, 0.0, -mjcf.TCP_OFFSET]), quat)
     # the hand weighs what robot.yaml's gripper says (the F/T compensation assumes it)
     palm = max(MIN_PALM_KG, config.gripper_mass_kg - 2 * FINGER_KG)
     inertia = np.maximum(np.array(PALM_INERTIA) * palm / PALM_KG, 1e-6)
-    return mount, (f'<body name="{HAND}" pos="{_v(origin)}" quat="{_v(quat)}" gravcomp="1">\n'
+    site_at, site_quat = _tcp_in_mount(config)
+    return mount, (f'<body name="{HAND}" pos="{_v(at + back)}" quat="{_v(quat)}" '
+                   'gravcomp="1">\n'
                    f'  <inertial pos="{_v(config.gripper_com_m)}" mass="{palm:.6g}" '
                    f'diaginertia="{_v(inertia)}"/>\n'
-                   f'  {mjcf.hand_xml(PREFIX, ft_site, config.end_effector)}\n</body>')
+                   f'  {mjcf.hand_xml(PREFIX, ft_site)}\n</body>'), (
+                   f'<site name="{config.end_effector}" pos="{_v(site_at)}" '
+                   f'quat="{_v(site_quat)}" size="0.005" rgba="0 1 0 0.5"/>')
 
 
 def _v(xs: np.ndarray | tuple[float, ...]) -> str:
@@ -124,12 +146,13 @@ def _arm_tree(config: RobotConfig, arm: ArmModel, xml: str) -> tuple[ET.Element,
     return root, bodies
 
 
-def _mount(root: ET.Element, hand: tuple[str, str]) -> None:
-    """Attach the hand's XML to its mount body."""
-    mount, hand_xml = hand
+def _mount(root: ET.Element, hand: tuple[str, str, str]) -> None:
+    """Attach the hand's and the TCP site's XML to their mount body."""
+    mount, hand_xml, site_xml = hand
     for body in list(root.iter('body')):
         if body.get('name') == mount:
             body.append(ET.fromstring(hand_xml))
+            body.append(ET.fromstring(site_xml))
 
 
 def _document(config: RobotConfig, root: ET.Element, objects: tuple[list[str], list[str]],
@@ -200,7 +223,7 @@ def _assembler(config: RobotConfig) -> Callable[[float, float], SimRobot]:
     except DescriptionError as exc:
         raise Unsupported('sim_urdf_compile', error=str(exc)) from None
     mount = arm.tip_link if rigid else last_link  # a gripper joint above the tip: cut there
-    arm_xml = arm_mjcf(urdf, mount)
+    arm_xml = arm_mjcf(urdf, mount, arm.base_link, arm.joint_names)
     raw = mujoco.MjModel.from_xml_string(arm_xml)
     return lambda roll, scale: _assemble(config, arm, arm_xml, raw, (mount, last_link),
                                          roll, scale)

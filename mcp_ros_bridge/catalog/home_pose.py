@@ -1,0 +1,155 @@
+"""
+A start posture init finds when the SRDF names none usable: fingers down, clear of the table.
+
+The table top is the base frame's z = 0 plane. A usable posture lies inside the
+joint limits less their margin, with every joint of the chain but the first two
+(which sit on the base) above the table by :data:`CLEAR_M`, the TCP by
+:data:`TCP_CLEAR_M`. Init's
+own one puts the TCP fingers down (its z straight down, its x along +x, the
+tools' default orientation) above the middle of the arm's reach in front of the
+base, found by damped least squares from the best of random postures (forward
+kinematics of the URDF, numpy only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+import math
+
+from mcp_ros_bridge.catalog.arm_model import ArmModel
+from mcp_ros_bridge.catalog.description import Joint, Urdf
+from mcp_ros_bridge.catalog.tool_point import ToolPoint
+import numpy as np
+from transforms3d.axangles import axangle2mat
+from transforms3d.euler import euler2mat
+
+CLEAR_M = 0.05     # every joint but the base's two this far above the table
+TCP_CLEAR_M = 0.01  # and the TCP this far
+DOWN = np.array([0.0, 0.0, -1.0])
+ALONG_X = np.array([1.0, 0.0, 0.0])
+PICK_HEIGHT_M = 0.15  # a pick's start above a 50 mm object (0.12 m above its top)
+ROLLS = (0.0, math.pi / 2, math.pi, -math.pi / 2)
+
+
+class Chain:
+    """Forward kinematics of the arm's chain to the TCP in the base frame."""
+
+    def __init__(self, urdf: Urdf, model: ArmModel, tool: ToolPoint) -> None:
+        """Resolve the chain from the base link to the TCP's parent link once."""
+        self.joints: list[Joint] = urdf.chain(model.base_link, tool.parent_link)
+        self.arm = {name: k for k, name in enumerate(model.joint_names)}
+        self.tcp = np.eye(4)
+        self.tcp[:3, :3] = euler2mat(*tool.rpy, 'sxyz')
+        self.tcp[:3, 3] = tool.offset_xyz
+
+    def frames(self, q: Sequence[float] | np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+        """Return each arm joint's origin (base frame) and the TCP's pose at ``q``."""
+        pose, origins = np.eye(4), []
+        for j in self.joints:
+            step = np.eye(4)
+            step[:3, :3] = euler2mat(*j.origin_rpy, 'sxyz')
+            step[:3, 3] = j.origin_xyz
+            pose = pose @ step
+            k = self.arm.get(j.name)
+            if k is not None:
+                origins.append(pose[:3, 3].copy())
+                move = np.eye(4)
+                if j.kind == 'prismatic':
+                    move[:3, 3] = np.multiply(j.axis, q[k])
+                else:
+                    move[:3, :3] = axangle2mat(j.axis, q[k])
+                pose = pose @ move
+        return origins, pose @ self.tcp
+
+
+def clear(chain: Chain, q: Sequence[float] | np.ndarray) -> bool:
+    """Return True when the chain past its first two joints and the TCP are above the table."""
+    origins, tcp = chain.frames(q)
+    return all(p[2] >= CLEAR_M for p in origins[2:]) and tcp[2, 3] >= TCP_CLEAR_M
+
+
+def _error(chain: Chain, q: np.ndarray, goal: np.ndarray, full: bool) -> np.ndarray:
+    """Return the position and direction errors: the TCP's z down (``full``: its x along +x)."""
+    tcp = chain.frames(q)[1]
+    turns = [DOWN - tcp[:3, 2], ALONG_X - tcp[:3, 0]][:2 if full else 1]
+    return np.concatenate([goal - tcp[:3, 3], *(0.3 * t for t in turns)])
+
+
+def _solve(chain: Chain, q: np.ndarray, goal: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+           full: bool) -> np.ndarray:
+    """Return ``q`` moved by damped least squares toward the TCP at ``goal``, fingers down."""
+    for _ in range(60):
+        e = _error(chain, q, goal, full)
+        if float(e @ e) < 1e-8:
+            break
+        jac = np.empty((len(e), len(q)))
+        for k in range(len(q)):
+            dq = q.copy()
+            dq[k] += 1e-6
+            jac[:, k] = (e - _error(chain, dq, goal, full)) / 1e-6
+        q = np.clip(q + jac.T @ np.linalg.solve(jac @ jac.T + 1e-4 * np.eye(len(e)), e), lo, hi)
+    return q
+
+
+def work_point(chain: Chain, lo: Sequence[float], hi: Sequence[float], low: bool = False,
+               seed: int = 0, samples: int = 600) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """
+    Return the middle of the reach in front of the base, random postures and their TCPs.
+
+    The point is :data:`PICK_HEIGHT_M` high when ``low``, else 0.3 of the reach (at least that).
+    """
+    rng = np.random.default_rng(seed)  # seeds within one turn: no wound-up wrist or elbow
+    rows = rng.uniform(np.maximum(lo, -math.pi), np.minimum(hi, math.pi), (samples, len(lo)))
+    tips = np.array([chain.frames(q)[1][:3, 3] for q in rows])
+    reach = float(np.max(np.hypot(tips[:, 0], tips[:, 1])))
+    height = PICK_HEIGHT_M if low else max(PICK_HEIGHT_M, 0.3 * reach)
+    return np.array([0.5 * reach, 0.0, height]), rows, tips
+
+
+def fingers_down(chain: Chain, lo: Sequence[float], hi: Sequence[float], goal: np.ndarray,
+                 seeds: tuple[np.ndarray, np.ndarray], full: bool) -> np.ndarray | None:
+    """Return the least turned posture clear of the table with the TCP at ``goal``, if any."""
+    rows, tips = seeds
+    low, high = np.asarray(lo, float), np.asarray(hi, float)
+    found = []
+    for q in rows[np.argsort(np.linalg.norm(tips - goal, axis=1))[:12]]:
+        q = _solve(chain, q, goal, low, high, full)
+        e = _error(chain, q, goal, full)
+        if float(np.linalg.norm(e[:3])) < 1e-3 and float(np.linalg.norm(e[3:])) < 3e-3 \
+                and clear(chain, q):
+            found.append(q)
+    return min(found, key=lambda q: float(np.abs(q).max())) if found else None
+
+
+def found_home(chain: Chain, lo: Sequence[float], hi: Sequence[float]
+               ) -> tuple[list[float], str] | None:
+    """Return a posture fingers down above the middle of the reach, clear of the table."""
+    for low in (False, True):
+        goal, rows, tips = work_point(chain, lo, hi, low)
+        q = fingers_down(chain, lo, hi, goal, (rows, tips), full=True)
+        if q is not None:
+            break
+    else:
+        return None
+    where = ', '.join(f'{v:.3f}' for v in goal)
+    return ([round(float(v), 4) for v in q],
+            f'found by init: fingers down at [{where}] m (CHECK: a safe start posture)')
+
+
+def fitted_roll(urdf: Urdf, model: ArmModel, tool: ToolPoint, lo: Sequence[float],
+                hi: Sequence[float]) -> ToolPoint:
+    """
+    Return ``tool`` turned about its z by the first quarter turn that reaches fingers down.
+
+    Fingers down means the tools' default orientation (the TCP's x along the base's
+    +x) at the middle of the reach, as high as a pick starts; a wrist with a short
+    roll range reaches it at
+    one turn of the TCP frame only. No turn reaches: ``tool`` unchanged.
+    """
+    for roll in ROLLS:
+        turned = tool.rolled(roll)
+        chain = Chain(urdf, model, turned)
+        goal, rows, tips = work_point(chain, lo, hi, low=True)
+        if fingers_down(chain, lo, hi, goal, (rows, tips), full=True) is not None:
+            return turned
+    return tool
