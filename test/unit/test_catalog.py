@@ -204,7 +204,7 @@ def test_content_hash_changes_only_with_content(tmp_path):
     assert load_catalog(write_config(same, tools=cosmetic), kinds=KINDS).content_hash == shipped
     changed = tmp_path / 'changed'
     changed.mkdir()
-    tools = edit(shipped_text('tools.yaml'), 'is safe to repeat', 'is safe to call again')
+    tools = edit(shipped_text('tools.yaml'), 'safe to repeat', 'safe to call again')
     assert load_catalog(write_config(changed, tools=tools), kinds=KINDS).content_hash != shipped
 
 
