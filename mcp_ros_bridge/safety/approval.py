@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+import itertools
 import math
 import secrets
 import time
@@ -86,27 +87,81 @@ async def plan_summary(spec: ToolSpec, args: dict[str, Any], backend: RobotBacke
                        object=t('approval_plan_object', object=facts['object'])
                        if 'object' in facts else ''))
         return '\n'.join(lines)
-    target = args.get('position')
-    if target is None and args.get('waypoints'):
-        target = args['waypoints'][-1]
-    if target is not None:
-        lines.append(t('approval_target', x=fixed(target['x'], 3), y=fixed(target['y'], 3),
-                       z=fixed(target['z'], 3), frame=robot.base_frame))
+    points = _points(args)
+    if points:
+        last = points[-1]
+        lines.append(t('approval_target', x=fixed(last[0], 3), y=fixed(last[1], 3),
+                       z=fixed(last[2], 3), frame=robot.base_frame))
+    if points or 'offset' in args:
         try:
             now = await backend.end_effector_pose(robot.base_frame, robot.end_effector)
-            dist = math.dist(now.position, (target['x'], target['y'], target['z']))
+            dist = _offset_length(args) if 'offset' in args else _path_length(
+                now.position, points)
             lines.append(t('approval_distance', dist=f'{dist:.3f}',
                            duration=_duration(dist, scaling, robot)))
         except Exception:  # noqa: BLE001 - the summary is best effort
             lines.append(t('approval_distance_unknown'))
-    elif 'positions' in args:
-        joints = ', '.join(fixed(v, 3) for v in args['positions'])
-        lines.append(t('approval_joints', joints=joints))
-    elif 'force_n' in args:
-        lines.append(t('approval_force', force=args['force_n']))
+    lines += _what_moves(args, robot)
     if scaling is not None:
         lines.append(t('approval_speed', scaling=f'{scaling:.2f}'))
     return '\n'.join(lines)
+
+
+def _points(args: dict[str, Any]) -> list[tuple[float, float, float]]:
+    """Return the fingertip targets in order: one pose, or every waypoint of a path."""
+    found = [args['position']] if isinstance(args.get('position'), dict) else [
+        w for w in args.get('waypoints') or [] if isinstance(w, dict)]
+    return [(float(p['x']), float(p['y']), float(p['z'])) for p in found]
+
+
+def _path_length(start: Any, points: list[tuple[float, float, float]]) -> float:
+    """Return the length of the straight legs from ``start`` through ``points`` (m)."""
+    legs = [tuple(start), *points]
+    return sum(math.dist(a, b) for a, b in itertools.pairwise(legs))
+
+
+def _offset_length(args: dict[str, Any]) -> float:
+    o = args['offset']
+    return math.sqrt(sum(float(o.get(k, 0.0)) ** 2 for k in 'xyz'))
+
+
+def _what_moves(args: dict[str, Any], robot: RobotConfig) -> list[str]:
+    """Return the lines that say what will move besides the fingertip target."""
+    lines = []
+    if 'offset' in args:
+        o = args['offset']
+        lines.append(t('approval_offset', x=fixed(float(o.get('x', 0.0)), 3),
+                       y=fixed(float(o.get('y', 0.0)), 3), z=fixed(float(o.get('z', 0.0)), 3),
+                       frame=args.get('frame') or robot.base_frame))
+    if 'max_distance_m' in args:
+        lines.append(t('approval_guarded', direction=args.get('direction', '?'),
+                       dist=fixed(float(args['max_distance_m']), 3),
+                       speed=f"{float(args.get('speed_mps', 0.0)) * 1000:.0f}",
+                       force=args.get('contact_force_n', '?')))
+    if 'distance_m' in args:
+        lines.append(t('approval_push', object=args.get('object', '?'),
+                       direction=args.get('direction', '?'),
+                       dist=fixed(float(args['distance_m']), 3),
+                       force=args.get('max_force_n', '?')))
+    elif 'object' in args:
+        lines.append(t('approval_pick', object=args['object']))
+    if isinstance(args.get('target'), dict):
+        lines.append(t('approval_place_at', x=fixed(float(args['target']['x']), 3),
+                       y=fixed(float(args['target']['y']), 3), frame=robot.base_frame))
+    elif 'on' in args:
+        lines.append(t('approval_place_on', on=args['on']))
+    if 'release' in args:
+        lines.append(t('approval_release' if args['release'] else 'approval_keep'))
+    if 'posture' in args:
+        lines.append(t('approval_posture', posture=args['posture']))
+    if 'positions' in args:
+        units = robot.arm_units or ('rad',) * len(robot.arm_joints)
+        lines.append(t('approval_joints', joints=', '.join(
+            f'{name} {fixed(math.degrees(v), 1)}°' if unit == 'rad' else f'{name} {fixed(v, 3)} m'
+            for name, v, unit in zip(robot.arm_joints, args['positions'], units))))
+    if 'force_n' in args:
+        lines.append(t('approval_force', force=args['force_n']))
+    return lines
 
 
 def _duration(dist: float, scaling: float | None, robot: RobotConfig) -> str:

@@ -18,6 +18,7 @@ import os
 from typing import Any
 
 import anyio
+from mcap_files import read_mcap
 from mcp import Client
 from mcp_ros_bridge.server.bridge import BridgeServer
 from mcp_ros_bridge.server.calls import CallSettings
@@ -30,7 +31,7 @@ import yaml
 pytestmark = [pytest.mark.ros_moveit, pytest.mark.anyio]
 pytest.importorskip('rclpy', reason='rclpy does not import: the ros layer needs it')
 NEEDS = 'recording needs mcap (pip install -e ".[record]")'
-make_reader = pytest.importorskip('mcap.reader', reason=NEEDS).make_reader
+pytest.importorskip('mcap.reader', reason=NEEDS)
 typesys = pytest.importorskip('rosbags.typesys', reason='the test reads with rosbags')
 moveit_rig = ros_support.import_moveit_rig()
 
@@ -145,23 +146,10 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return anyio.run(_session, str(tmp_path_factory.mktemp('ros_recording')))
 
 
-def _read(path: str) -> tuple[dict[str, Any], dict[str, list[Any]], dict[str, Any]]:
-    with open(path, 'rb') as f:
-        reader = make_reader(f, validate_crcs=True)
-        summary = reader.get_summary()
-        assert summary is not None
-        channels = {c.topic: c for c in summary.channels.values()}
-        messages: dict[str, list[Any]] = {t: [] for t in channels}
-        for _, channel, message in reader.iter_messages(log_time_order=False):
-            messages[channel.topic].append(message)
-        meta = {m.name: m.metadata for m in reader.iter_metadata()}
-    return channels, messages, meta
-
-
 def test_calls_events_and_metadata_match_the_session(session: dict[str, Any]) -> None:
     """One record per call with its outcome; the approval an event; metadata complete."""
     import json
-    channels, messages, meta = _read(session['path'])
+    channels, messages, meta = read_mcap(session['path'])
     assert {'/mcp/tool_calls', '/mcp/events', '/tf', *TYPES} <= set(channels)
     records = [json.loads(m.data) for m in messages['/mcp/tool_calls']]
     assert sorted(r['tool'] for r in records) == sorted(n for n, _ in session['calls'])
@@ -186,7 +174,7 @@ def test_calls_events_and_metadata_match_the_session(session: dict[str, Any]) ->
 def test_the_robot_description_is_recorded_from_the_latched_topic(
         session: dict[str, Any]) -> None:
     """/robot_description: one std_msgs/String, the URDF the peer latched."""
-    channels, messages, _ = _read(session['path'])
+    channels, messages, _ = read_mcap(session['path'])
     store = typesys.get_typestore(typesys.Stores.ROS2_JAZZY)
     assert channels['/robot_description'].message_encoding == 'cdr'
     described = [store.deserialize_cdr(m.data, 'std_msgs/msg/String')
@@ -202,7 +190,7 @@ def test_every_wrench_sample_the_bridge_received_is_recorded_once(
     The bridge's own buffer after the session (its newest 4 s) is compared sample by
     sample; the whole session by count (the first read also takes older samples).
     """
-    _, messages, _ = _read(session['path'])
+    _, messages, _ = read_mcap(session['path'])
     store = typesys.get_typestore(typesys.Stores.ROS2_JAZZY)
     wrenches = [store.deserialize_cdr(m.data, TYPES['/wrench']) for m in messages['/wrench']]
     recorded = [(w.header.stamp.sec, w.header.stamp.nanosec) for w in wrenches]
@@ -218,7 +206,7 @@ def test_every_wrench_sample_the_bridge_received_is_recorded_once(
 def test_joint_states_decode_and_follow_the_motion_rate(session: dict[str, Any]) -> None:
     """Joint states name the arm's joints; during a motion the sampler reads at its motion rate."""
     from mcp_ros_bridge.recording.robot_samples import IDLE_HZ
-    _, messages, _ = _read(session['path'])
+    _, messages, _ = read_mcap(session['path'])
     store = typesys.get_typestore(typesys.Stores.ROS2_JAZZY)
     joints = [store.deserialize_cdr(m.data, TYPES['/joint_states'])
               for m in messages['/joint_states']]

@@ -25,6 +25,7 @@ from typing import Any
 import zlib
 
 import anyio
+from mcap_files import read_mcap
 import pytest
 
 from recording_kit import recorded_server, REPO
@@ -32,7 +33,7 @@ from rosbags.typesys import get_typestore, Stores
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 NEEDS = 'recording needs mcap (pip install -e ".[record]")'
-make_reader = pytest.importorskip('mcap.reader', reason=NEEDS).make_reader
+pytest.importorskip('mcap.reader', reason=NEEDS)
 StreamReader = pytest.importorskip('mcap.stream_reader', reason=NEEDS).StreamReader
 records = pytest.importorskip('mcap.records', reason=NEEDS)
 Channel, Message = records.Channel, records.Message
@@ -81,19 +82,6 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
     yield anyio.run(_session, str(tmp_path_factory.mktemp('recording')))
 
 
-def _read(path: str) -> tuple[dict[str, Any], dict[str, list[Any]], Any]:
-    with open(path, 'rb') as f:
-        reader = make_reader(f, validate_crcs=True)
-        summary = reader.get_summary()
-        assert summary is not None
-        channels = {c.topic: c for c in summary.channels.values()}
-        messages: dict[str, list[Any]] = {t: [] for t in channels}
-        for _, channel, message in reader.iter_messages(log_time_order=False):
-            messages[channel.topic].append(message)
-        meta = {m.name: m.metadata for m in reader.iter_metadata()}
-    return channels, messages, meta
-
-
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get('PYTHONPATH', ''))
     return subprocess.run([sys.executable, '-m', 'mcp_ros_bridge.cli', *args], cwd=REPO,
@@ -117,7 +105,7 @@ def _png_pixels(data: bytes) -> tuple[int, int, int]:
 
 def test_every_channel_is_recorded_and_counts_match_the_session(session: dict[str, Any]) -> None:
     """Six channels; one record per call; approval, STOP and release as events."""
-    channels, messages, meta = _read(session['path'])
+    channels, messages, meta = read_mcap(session['path'])
     assert set(channels) == {'/mcp/tool_calls', '/mcp/events', '/tf', *TYPES}
     calls = [m.data for m in messages['/mcp/tool_calls']]
     records = [json.loads(c) for c in calls]
@@ -142,7 +130,7 @@ def test_every_channel_is_recorded_and_counts_match_the_session(session: dict[st
 def test_robot_messages_decode_with_rosbags_at_the_sensor_rate(session: dict[str, Any]) -> None:
     """Joint states name the robot's joints; each wrench sample once, in order; images decode."""
     from mcp_ros_bridge.catalog.loader import load_robot
-    _, messages, _ = _read(session['path'])
+    _, messages, _ = read_mcap(session['path'])
     store = get_typestore(Stores.ROS2_JAZZY)
     robot, _ = load_robot(os.path.join(os.path.dirname(session['path']), '..', 'cfg'))
     joints = [store.deserialize_cdr(m.data, TYPES['/joint_states'])
