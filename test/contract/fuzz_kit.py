@@ -40,7 +40,21 @@ STATE_REFUSALS = {'pick_object': {'REJECTED'},
                   'place_object': {'NOT_HOLDING', 'PLACEMENT_OFF', 'INVALID_ARGUMENTS'},
                   # the double's objects never move (SHORT); a push out of the workspace
                   'push_object': {'SHORT', 'INVALID_ARGUMENTS'}}
-CONE_DEG = load_robot(CONFIG_DIR)[0].limits.approach_cone_deg
+LIMITS = load_robot(CONFIG_DIR)[0].limits
+CONE_DEG = LIMITS.approach_cone_deg
+# a guarded approach's impact grows ~0.8 N per mm/s: its threshold stays below the force limit
+IMPACT_N_PER_MM_S = 0.8
+
+
+def over_impact_cap(tool: Any, args: dict[str, Any]) -> bool:
+    """Return True when a schema-valid guarded threshold leaves no impact margin at its speed."""
+    if tool.name != 'move_until_contact':
+        return False
+    props = tool.input_schema['properties']
+    speed = args.get('speed_mps', props['speed_mps']['default'])
+    force = args.get('contact_force_n', props['contact_force_n']['default'])
+    cap = LIMITS.contact_force_limit_n - IMPACT_N_PER_MM_S * 1000.0 * speed
+    return bool(force > cap + 1e-9)
 
 
 def outside_cone(args: dict[str, Any]) -> bool:
@@ -278,6 +292,7 @@ class FuzzStats:
     job_motion: int = 0  # the motions job tools made (any number per call)
     valid_stop: int = 0
     cone_refused: int = 0
+    impact_refused: int = 0
     failures: list[str] | None = None
     seconds: float = 0.0
     mutations: dict[str, int] = field(default_factory=dict)  # how often each was sent
@@ -323,6 +338,14 @@ async def fuzz_tool(client: Any, backend: Any, tool: Any, n: int, seed: int,
                            f'{call.args!r:.200}\n{text}')
             if len(backend.motion_calls) != moves_before:
                 stats.fail(f'{tool.name} #{i}: refused orientation reached the backend')
+        elif valid and over_impact_cap(tool, call.args):
+            stats.impact_refused += 1
+            code = error_block(result).get('code')
+            if not result.is_error or code != 'LIMIT_EXCEEDED' or 'contact_force_n' not in text:
+                stats.fail(f'{tool.name} #{i}: threshold past the impact cap not refused: '
+                           f'{call.args!r:.200}\n{text}')
+            if len(backend.motion_calls) != moves_before:
+                stats.fail(f'{tool.name} #{i}: refused threshold reached the backend')
         elif valid:
             stats.valid += 1
             stats.valid_motion += tool.name in MOTION_TOOLS and not call.args.get('plan_only')

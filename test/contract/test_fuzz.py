@@ -53,6 +53,7 @@ async def test_fuzz_every_tool(mode: str) -> None:
     # The counter on the port: exactly one motion per valid motion call, nothing else.
     assert len(backend.motion_calls) == stats.valid_motion + stats.job_motion
     assert stats.cone_refused > 0  # schema-valid orientations the approach cone refuses
+    assert stats.impact_refused > 0  # guarded thresholds the impact margin refuses
     assert sum(1 for c in backend.calls if c[0] == 'stop') == stats.valid_stop
     # Every mutation class and every hostile value was sent, each many times.
     labels = {hostile_value(random.Random(i))[0] for i in range(500)}
