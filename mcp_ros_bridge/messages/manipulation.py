@@ -55,11 +55,11 @@ TABLE = {
     'schema_ended_by': both(
         'what ended the move: contact, distance (max_distance_m), workspace (the box cut the '
         'line), path (no further straight path), stop, timeout, failure',
-        '结束运动的原因：contact（接触）、distance（max_distance_m）、workspace（工作空间截断直线）、'
-        'path（无法继续直线）、stop、timeout、failure'),
+        '结束原因：contact 接触、distance 走完、workspace 被工作空间截断、path 无直线、stop、timeout、'
+        'failure'),
     'schema_path_limited_by': both(
         'why the line was shorter than max_distance_m; it ended the move only if ended_by says so',
-        '直线短于 max_distance_m 的原因；仅当 ended_by 如此说明时才是它结束了运动'),
+        '直线短于 max_distance_m 的原因；是否由它结束运动见 ended_by'),
     'schema_guarded_line': both('length of the line after that cut (m)', '截断后直线的长度 (m)'),
     'guarded_contact_unlocated': both('CONTACT: {message}.{where}',
                                       'CONTACT：{message}。{where}'),
@@ -161,7 +161,7 @@ TABLE = {
     'schema_clearance': both(
         'where the motion ended: the nearest known object (not the held one), its gap to the '
         'fingers or hand and their height above the table (m; boxes, never more than the gap)',
-        '运动结束处：最近的已知物体（不含所持物体）、它与手指或手部的间隙及其高出桌面的高度（m；按包围盒，不大于真实间隙）'),
+        '运动结束处：最近的已知物体（不含所持物体）、其与手的间隙及手离桌面的高度（m，按包围盒，不大于真实间隙）'),
     'job_advice_PARTIAL': both(
         'This step did not move: its straight path is blocked or out of reach, and the job '
         'has no other way. Clear the way (move or push what the message names), or choose '

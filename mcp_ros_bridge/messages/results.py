@@ -28,11 +28,10 @@ TABLE: dict[str, tuple[str, str]] = {
         'largest contact force the motion guard saw (N), not gravity compensated: sim, summed '
         'contact forces on arm and hand except fingers on the held object; ROS, |F| of the '
         'wrist F/T wrench',
-        '运动监护观测到的最大接触力 (N)，未做重力补偿：仿真中为手臂和手上接触力之和（不含手指与所夹物体之间的接触）；'
-        'ROS 上为腕部力/力矩传感器的 |F|'),
+        '运动监护所见最大接触力 (N)，未补偿重力：仿真为臂和手的接触力之和（不含夹持）；ROS 为腕部 F/T 的 |F|'),
     'schema_plan': both("plan_only: the plan's duration, path length, peak tip and joint "
                         'speeds, target and object (SI)',
-                        'plan_only：规划的用时、路径长度、指尖与关节最高速度、目标和物体（SI）'),
+                        'plan_only：规划用时、路径长、指尖与关节峰值速度、目标、物体（SI）'),
     'schema_path_length': both('fingertip path: travelled, or planned with plan_only',
                                '指尖路径长度：实际走过的，或 plan_only 时规划的'),
     'schema_grip': both(
