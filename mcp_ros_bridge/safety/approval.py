@@ -134,15 +134,15 @@ def _what_moves(args: dict[str, Any], robot: RobotConfig) -> list[str]:
                        y=fixed(float(o.get('y', 0.0)), 3), z=fixed(float(o.get('z', 0.0)), 3),
                        frame=args.get('frame') or robot.base_frame))
     if 'max_distance_m' in args:
-        lines.append(t('approval_guarded', direction=args.get('direction', '?'),
+        lines.append(t('approval_guarded', direction=args['direction'],
                        dist=fixed(float(args['max_distance_m']), 3),
-                       speed=f"{float(args.get('speed_mps', 0.0)) * 1000:.0f}",
-                       force=args.get('contact_force_n', '?')))
+                       speed=f"{float(args['speed_mps']) * 1000:.0f}",
+                       force=args['contact_force_n']))
     if 'distance_m' in args:
-        lines.append(t('approval_push', object=args.get('object', '?'),
-                       direction=args.get('direction', '?'),
+        lines.append(t('approval_push', object=args['object'],
+                       direction=args['direction'],
                        dist=fixed(float(args['distance_m']), 3),
-                       force=args.get('max_force_n', '?')))
+                       force=args['max_force_n']))
     elif 'object' in args:
         lines.append(t('approval_pick', object=args['object']))
     if isinstance(args.get('target'), dict):
