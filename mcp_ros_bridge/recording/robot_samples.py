@@ -86,7 +86,7 @@ class RobotSampler:
         self._last_read: set[float] = set()  # the stamps of the previous wrench read
         self._floor = -math.inf  # the oldest of them: anything older was read before
         self._started = time.monotonic()
-        self._wrench_rate, self._read_at = 0.0, time.monotonic()  # rate: known after a read
+        self._wrench_rate, self._read_at = 0.0, time.monotonic()  # both: as of the last good read
         self._soon = asyncio.Event()
         self._capturing: asyncio.Task[None] | None = None
         self._loop = asyncio.get_running_loop()
@@ -119,8 +119,9 @@ class RobotSampler:
 
     async def sample(self) -> None:
         """Read joints, tip and the wrench samples since the last read, once."""
+        # the window reaches back to the last read that returned samples: a failed
+        # (stale, timed-out) read in between must not leave a hole in the stream
         now, last = time.monotonic(), self._read_at
-        self._read_at = now
         rows = min(WRENCH_MAX, int((now - last) * self._wrench_rate * 4) + 50) \
             if self._wrench_rate else WRENCH_MAX
         joints, pose, wrench = await asyncio.gather(
@@ -132,6 +133,7 @@ class RobotSampler:
         if isinstance(pose, Pose):
             self.sink.put(TF, tf_message(pose, self.tip))
         if isinstance(wrench, WrenchSamples):
+            self._read_at = now
             self._wrench_rate = wrench.rate_hz or self._wrench_rate
             stamps, floor, before = wrench.stamps, self._floor, self._last_read
             if floor == -math.inf and stamps:  # the first read: from when recording started
