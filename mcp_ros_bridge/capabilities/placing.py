@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+import json
 import math
 from typing import Any
 
@@ -14,6 +15,7 @@ from mcp_ros_bridge.geometry import approach_angle_deg
 from mcp_ros_bridge.messages import t
 
 APPROACH_M, CLEAR_M, TABLE_Z, PLACE_TOLERANCE_M, MAX_TILT_DEG = 0.10, 0.03, 0.0, 0.02, 15.0
+MIN_TOWARD_M = 0.01  # a direction "toward" needs the two points this far apart
 PLACE_GAP_M = 0.002  # the held object's bottom stops this far above the surface (then touches)
 EXAMPLE = '{"target": {"x": 0.45, "y": 0.2}}'
 
@@ -32,10 +34,10 @@ class PlacePlan:
     carry_z: float
 
 
-def _bad(field: str, message: str, allowed: str) -> BackendError:
+def _bad(field: str, message: str, allowed: str, example: str = EXAMPLE) -> BackendError:
     return BackendError('INVALID_ARGUMENTS', message,
-                        advice=t('place_fix', field=field, allowed=allowed, example=EXAMPLE),
-                        details={'field': field, 'allowed': allowed, 'example': EXAMPLE})
+                        advice=t('place_fix', field=field, allowed=allowed, example=example),
+                        details={'field': field, 'allowed': allowed, 'example': example})
 
 
 async def _held(ctx: CallContext) -> str:
@@ -56,6 +58,43 @@ async def _pose_or_none(ctx: CallContext, name: str) -> Pose | None:
         return await ctx.backend.object_pose(name, ctx.robot.base_frame)
     except BackendError:
         return None
+
+
+async def _centre_xy(ctx: CallContext, name: str, held: str,
+                     here: tuple[float, float]) -> tuple[float, float]:
+    if name == held:
+        return here
+    pose = await ctx.backend.object_pose(name, ctx.robot.base_frame)
+    return pose.position[0], pose.position[1]
+
+
+async def _target_xy(ctx: CallContext, target: dict[str, Any], held: str,
+                     here: tuple[float, float]) -> tuple[float, float]:
+    """
+    Return the table point ``target`` names, in the base frame.
+
+    Plain ``x, y`` are base coordinates. With ``from`` they count from that object's
+    centre now (the held object: from here); with ``toward`` the x axis runs from that
+    origin (``from``, else here) to the named object and y to its left.
+    """
+    x, y = float(target['x']), float(target['y'])
+    origin, toward = target.get('from'), target.get('toward')
+    if origin is None and toward is None:
+        return x, y
+    ox, oy = here if origin is None else await _centre_xy(ctx, origin, held, here)
+    ux, uy = 1.0, 0.0
+    if toward is not None:
+        tx, ty = await _centre_xy(ctx, toward, held, here)
+        length = math.hypot(tx - ox, ty - oy)
+        if length < MIN_TOWARD_M:
+            others = [n for n in ctx.robot.objects if n not in (toward, origin or held)]
+            example = json.dumps({'target': {'from': held, 'x': 0.05, 'y': 0.0}} if not others
+                                 else {'target': {'toward': others[0], 'x': 0.08, 'y': 0.0}})
+            raise _bad('target.toward', t('place_toward_here', toward=toward,
+                                          origin=origin or held, mm=fmt(length * 1000, 0)),
+                       t('place_toward_allowed'), example)
+        ux, uy = (tx - ox) / length, (ty - oy) / length
+    return ox + x * ux - y * uy, oy + x * uy + y * ux
 
 
 async def plan_place(ctx: CallContext, args: dict[str, Any], job: Job) -> PlacePlan:
@@ -86,7 +125,8 @@ async def plan_place(ctx: CallContext, args: dict[str, Any], job: Job) -> PlaceP
                                                                         support)
     else:
         assert target is not None
-        xy, surface = (float(target['x']), float(target['y'])), TABLE_Z
+        here = (now or tip).position[:2]
+        xy, surface = await _target_xy(ctx, target, held, (here[0], here[1])), TABLE_Z
     ws = robot.limits.workspace
     if ws.frame in ('', robot.base_frame) and not all(
             ws.lo[i] <= xy[i] <= ws.hi[i] for i in range(2)):

@@ -216,8 +216,15 @@ TABLE = {
         '请修正 {field}：允许 {allowed}；例如 {example}。没有任何运动；修正后的调用返回状态 PLACED。'),
     'place_one_of': both('send exactly one of target and on',
                          '请只发送 target 与 on 中的一个'),
-    'place_one_of_allowed': both('target {{x, y}} (m) or on: one of {names}',
-                                 'target {{x, y}} (m) 或 on：{names} 之一'),
+    'place_one_of_allowed': both(
+        'target {{x, y}} (m; optional from/toward an object) or on: one of {names}',
+        'target {{x, y}} (m；可选 from/toward 某物体) 或 on：{names} 之一'),
+    'place_toward_here': both(
+        'the {origin} is {mm} mm from the {toward}, so there is no direction toward it',
+        '{origin} 距 {toward} 仅 {mm} mm，无法确定指向它的方向'),
+    'place_toward_allowed': both(
+        'toward an object at least 10 mm from the origin (from, else the held object)',
+        'toward 的物体须距起点（from，否则所夹物体）至少 10 mm'),
     'place_on_itself': both('the {object} is the object being held',
                             '{object} 正是被夹持的物体'),
     'place_outside': both('the place target ({x}, {y}) m is outside the workspace',

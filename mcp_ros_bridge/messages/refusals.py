@@ -166,6 +166,13 @@ TABLE: dict[str, tuple[str, str]] = {
     'approval_pick': both('Object: the {object}.', '物体：{object}。'),
     'approval_place_at': both('Put it down at x={x} y={y} m in {frame}.',
                               '放在 {frame} 中 x={x} y={y} m 处。'),
+    'approval_held_object': both('held object', '所夹物体'),
+    'approval_place_from': both(
+        'Put it down {x} m forward, {y} m left of where the {origin} is now.',
+        '放在 {origin} 当前位置向前 {x} m、向左 {y} m 处。'),
+    'approval_place_toward': both(
+        'Put it down {x} m toward the {toward} (from the {origin}), {y} m left of that line.',
+        '放在从 {origin} 朝 {toward} 方向 {x} m、该方向左侧 {y} m 处。'),
     'approval_place_on': both('Put it down on the {on}.', '放在 {on} 上。'),
     'approval_release': both('Then open the gripper.', '然后张开夹爪。'),
     'approval_keep': both('Then keep holding it.', '然后继续夹持。'),

@@ -125,6 +125,17 @@ def _offset_length(args: dict[str, Any]) -> float:
     return math.sqrt(sum(float(o.get(k, 0.0)) ** 2 for k in 'xyz'))
 
 
+def _place_line(target: dict[str, Any], frame: str) -> str:
+    """Return the approval line of a place ``target`` (base point, or from/toward objects)."""
+    x, y = fixed(float(target['x']), 3), fixed(float(target['y']), 3)
+    origin = target.get('from') or t('approval_held_object')
+    if target.get('toward'):
+        return t('approval_place_toward', x=x, y=y, toward=target['toward'], origin=origin)
+    if target.get('from'):
+        return t('approval_place_from', x=x, y=y, origin=origin)
+    return t('approval_place_at', x=x, y=y, frame=frame)
+
+
 def _what_moves(args: dict[str, Any], robot: RobotConfig) -> list[str]:
     """Return the lines that say what will move besides the fingertip target."""
     lines = []
@@ -146,8 +157,7 @@ def _what_moves(args: dict[str, Any], robot: RobotConfig) -> list[str]:
     elif 'object' in args:
         lines.append(t('approval_pick', object=args['object']))
     if isinstance(args.get('target'), dict):
-        lines.append(t('approval_place_at', x=fixed(float(args['target']['x']), 3),
-                       y=fixed(float(args['target']['y']), 3), frame=robot.base_frame))
+        lines.append(_place_line(args['target'], robot.base_frame))
     elif 'on' in args:
         lines.append(t('approval_place_on', on=args['on']))
     if 'release' in args:
