@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 import copy
+import math
 from typing import Any
 
 from mcp_ros_bridge.catalog.yaml_lines import LoadedYaml
@@ -11,6 +12,17 @@ from mcp_ros_bridge.catalog.yaml_lines import LoadedYaml
 
 def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+BOUND_DECIMALS = 4  # 0.1 mrad / 0.1 mm: a published joint bound is never longer
+_SCALE = 10.0 ** BOUND_DECIMALS
+
+
+def inward(value: float, *, up: bool) -> float:
+    """Return ``value`` rounded to ``BOUND_DECIMALS`` towards the inside of its range."""
+    scaled = value * _SCALE
+    step = math.ceil(scaled - 1e-6) if up else math.floor(scaled + 1e-6)
+    return round(step / _SCALE, BOUND_DECIMALS)
 
 
 def arm_joint_array(robot: Mapping[str, Any]) -> dict[str, Any]:
@@ -25,8 +37,8 @@ def arm_joint_array(robot: Mapping[str, Any]) -> dict[str, Any]:
     joints, lim = robot['joints'], robot['limits']
     margins = joint_margins(joints.get('units') or [], len(joints['arm']),
                             lim['joint_limit_margin_rad'], lim.get('joint_limit_margin_m', 0.005))
-    items = [{'type': 'number', 'minimum': round(lo + margin, 12),
-              'maximum': round(hi - margin, 12)}
+    items = [{'type': 'number', 'minimum': inward(lo + margin, up=True),
+              'maximum': inward(hi - margin, up=False)}
              for (lo, hi), margin in zip(joints['position_limits'], margins)]
     return {'type': 'array', 'minItems': len(items), 'maxItems': len(items),
             'prefixItems': items}

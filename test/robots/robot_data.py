@@ -41,3 +41,9 @@ def arm_files(name: str) -> tuple[str, str, int]:
     base = robots_dir()
     _, urdf, srdf, count = next(a for a in ARMS if a[0] == name)
     return os.path.join(base, urdf), os.path.join(base, srdf) if srdf else '', count
+
+
+def assert_published_bounds(item: dict, lower: float, upper: float) -> None:
+    """Check a published joint bound: the limit less the margin, rounded inward (< 0.1 mrad/mm)."""
+    assert lower - 1e-9 <= item['minimum'] < lower + 1e-4, (item, lower)
+    assert upper - 1e-4 < item['maximum'] <= upper + 1e-9, (item, upper)

@@ -21,7 +21,7 @@ from mcp_ros_bridge.catalog.linter import lint_config
 from mcp_ros_bridge.catalog.loader import load_catalog
 from mcp_ros_bridge.contract.results import error_block
 import pytest
-from robot_data import arm_files
+from robot_data import arm_files, assert_published_bounds
 
 from bridge_kit import make_bridge, REPO, text_of  # noqa: I100 - on the path robot_data sets
 
@@ -62,8 +62,7 @@ def test_tools_list_is_generated_from_the_description(arm_config):
     for item, name in zip(positions['prefixItems'], robot.arm_joints):
         joint = urdf.joint(name)
         if joint.kind != 'continuous':
-            assert item['minimum'] == pytest.approx(joint.lower + margin)
-            assert item['maximum'] == pytest.approx(joint.upper - margin)
+            assert_published_bounds(item, joint.lower + margin, joint.upper - margin)
     assert positions['examples'][0] == list(robot.home)
     listing = json.dumps([t.description for t in catalog.tools]
                          + [json.dumps(t.input_schema) for t in catalog.tools])

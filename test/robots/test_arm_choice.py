@@ -23,7 +23,7 @@ from mcp_ros_bridge.catalog.linter import lint_config
 from mcp_ros_bridge.catalog.loader import load_catalog, load_robot
 from mcp_ros_bridge.server.bridge import tool_models
 import pytest
-from robot_data import robots_dir
+from robot_data import assert_published_bounds, robots_dir
 import yaml
 
 from bridge_kit import REPO  # noqa: I100 - on the path robot_data sets
@@ -116,8 +116,7 @@ def test_init_lint_and_tools_of_every_manipulator(tmp_path, name, urdf, srdf, ch
             continue
         margin = margins['joint_limit_margin_m' if joint.kind == 'prismatic'
                          else 'joint_limit_margin_rad']
-        assert item['minimum'] == pytest.approx(joint.lower + margin), joint_name
-        assert item['maximum'] == pytest.approx(joint.upper - margin), joint_name
+        assert_published_bounds(item, joint.lower + margin, joint.upper - margin)
         if joint.kind == 'prismatic':
             assert f'{joint_name}: m' in positions['description'], positions['description']
 
