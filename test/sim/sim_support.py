@@ -8,6 +8,7 @@ from mcp_ros_bridge.backends.port import (CartesianGoal, MotionLimits, MotionRes
                                           PoseGoal)
 from mcp_ros_bridge.catalog.loader import load_robot
 from mcp_ros_bridge.catalog.robot import RobotConfig, Workspace
+import numpy as np
 
 CONFIG = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), 'config', 'robot.yaml')
@@ -91,7 +92,6 @@ class TableForceProbe:
         import concurrent.futures
 
         import mujoco
-        import numpy as np
         m = world.model
         self.future: concurrent.futures.Future = concurrent.futures.Future()
         self.halt_reason = None
@@ -126,3 +126,11 @@ class TableForceProbe:
         import asyncio
         self.halt('done')
         return float(await asyncio.wrap_future(self.future))
+
+
+def body_state(bridge, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Return a free body's position and quaternion (w, x, y, z) straight from the MuJoCo state."""
+    w = bridge.backend.world
+    qpos = w.snapshot()[0]
+    adr = w.model.jnt_qposadr[w.model.body_jntadr[w.model.body(name).id]]
+    return qpos[adr:adr + 3].copy(), qpos[adr + 3:adr + 7].copy()

@@ -8,7 +8,7 @@ from mcp_ros_bridge.contract.results import error_block
 from mcp_ros_bridge.server.app import build, ServeOptions
 import numpy as np
 import pytest
-from sim_support import calls_in_chinese
+from sim_support import body_state, calls_in_chinese
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
@@ -19,14 +19,6 @@ async def _ok(c: Client, tool: str, args: dict) -> dict:
     r = await c.call_tool(tool, args)
     assert not r.is_error, (tool, r.content[0].text)
     return r.structured_content
-
-
-def _physics(bridge, name: str) -> tuple[np.ndarray, np.ndarray]:
-    """Return the body's position and quaternion straight from the MuJoCo state."""
-    w = bridge.backend.world
-    qpos = w.snapshot()[0]
-    adr = w.model.jnt_qposadr[w.model.body_jntadr[w.model.body(name).id]]
-    return qpos[adr:adr + 3].copy(), qpos[adr + 3:adr + 7].copy()
 
 
 def _tilt_deg(quat: np.ndarray) -> float:
@@ -107,7 +99,7 @@ async def test_pick_and_place_the_box_in_two_calls(sim_bridge, mode):
     assert not placed.is_error, placed.content[0].text
     assert placed.structured_content['status'] == 'PLACED'
     assert picked.structured_content['duration_s'] > 1.0  # the robot's time, step by step
-    pos, quat = _physics(sim_bridge, 'box')
+    pos, quat = body_state(sim_bridge, 'box')
     assert math.dist(pos, (0.45, 0.2, 0.025)) < 0.01, pos
     assert _tilt_deg(quat) < 5.0
     assert any(m.startswith('grasping') for m in steps) and any(
@@ -124,8 +116,8 @@ async def test_stack_one_object_on_the_other_without_arithmetic(sim_bridge, top,
         with anyio.fail_after(180):
             await _ok(c, 'pick_object', {'object': top})
             s = await _ok(c, 'place_object', {'on': bottom})
-    under, _ = _physics(sim_bridge, bottom)
-    placed, quat = _physics(sim_bridge, top)
+    under, _ = body_state(sim_bridge, bottom)
+    placed, quat = body_state(sim_bridge, top)
     surface = under[2] + HALF_HEIGHT_M[bottom]
     assert s['status'] == 'PLACED' and abs(s['contact_height_m'] - surface) < 0.003, s
     assert math.dist(placed, (under[0], under[1], surface + HALF_HEIGHT_M[top])) < 0.01

@@ -7,19 +7,11 @@ from mcp import Client
 from mcp_ros_bridge.contract.results import error_block
 import numpy as np
 import pytest
-from sim_support import calls_in_chinese
+from sim_support import body_state, calls_in_chinese
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
 MODES = ['legacy', '2026-07-28']
-
-
-def _physics(bridge, name):
-    """Return the body's position and quaternion straight from the MuJoCo state."""
-    w = bridge.backend.world
-    qpos = w.snapshot()[0]
-    adr = w.model.jnt_qposadr[w.model.body_jntadr[w.model.body(name).id]]
-    return qpos[adr:adr + 3].copy(), qpos[adr + 3:adr + 7].copy()
 
 
 def _tilt_deg(quat):
@@ -40,8 +32,8 @@ async def test_push_moves_the_cylinder_5_cm_and_leaves_it_upright(sim_bridge, mo
     async def progress(done, total, message):
         steps.append(message)
 
-    start, _ = _physics(sim_bridge, 'cylinder')
-    box, _ = _physics(sim_bridge, 'box')
+    start, _ = body_state(sim_bridge, 'cylinder')
+    box, _ = body_state(sim_bridge, 'box')
     async with Client(sim_bridge.server, mode=mode) as c:
         with anyio.fail_after(180):
             r = await c.call_tool('push_object', {'object': 'cylinder', 'direction': 'forward',
@@ -49,7 +41,7 @@ async def test_push_moves_the_cylinder_5_cm_and_leaves_it_upright(sim_bridge, mo
                                   progress_callback=progress)
     assert not r.is_error, r.content[0].text
     s = r.structured_content
-    end, quat = _physics(sim_bridge, 'cylinder')
+    end, quat = body_state(sim_bridge, 'cylinder')
     moved = end - start
     assert abs(moved[0] - 0.05) < 0.01 and abs(moved[1]) < 0.01, moved
     assert _tilt_deg(quat) < 5.0
@@ -57,7 +49,7 @@ async def test_push_moves_the_cylinder_5_cm_and_leaves_it_upright(sim_bridge, mo
     assert abs(s['lateral_m'] - moved[1]) < 0.001 and s['tilt_deg'] < 5.0
     assert 0.0 < s['push_force_n'] < 15.0  # within the default cap
     assert s['scene_changes'] == []  # the pushed cylinder is reported as moved_m, not here
-    assert np.allclose(_physics(sim_bridge, 'box')[0], box, atol=1e-4)
+    assert np.allclose(body_state(sim_bridge, 'box')[0], box, atol=1e-4)
     assert s['steps_done'][-1] == 'verify' and 'PUSHED the cylinder' in r.content[0].text
     assert any(m.startswith('pushing') for m in steps), steps
 
@@ -89,7 +81,7 @@ async def test_push_into_another_object_or_too_far_is_refused_and_nothing_moves(
 
 async def test_a_force_cap_below_the_friction_stops_the_push_and_says_so(sim_bridge):
     """max_force_n 1 N, below the cylinder's 1.5 N of sliding friction: FORCE_CAP, arm still."""
-    start, _ = _physics(sim_bridge, 'cylinder')
+    start, _ = body_state(sim_bridge, 'cylinder')
     async with Client(sim_bridge.server, mode='legacy') as c:
         with anyio.fail_after(180):
             r = await c.call_tool('push_object', {'object': 'cylinder', 'direction': 'forward',
@@ -99,7 +91,7 @@ async def test_a_force_cap_below_the_friction_stops_the_push_and_says_so(sim_bri
     s = r.structured_content
     assert s['status'] == 'FAILED' and s['failed_step'] == 'push' and s['push_force_n'] > 1.0
     assert 'max_force_n' in text and 'descending' in text  # what already happened
-    end, quat = _physics(sim_bridge, 'cylinder')
+    end, quat = body_state(sim_bridge, 'cylinder')
     assert abs(s['moved_m'] - (end - start)[0]) < 0.001 and (end - start)[0] < 0.01
     assert _tilt_deg(quat) < 5.0
     assert float(np.abs(sim_bridge.backend.world.qvel_arm).max()) < 0.02
@@ -113,17 +105,17 @@ async def test_a_push_that_tips_the_object_says_so_and_names_the_other_object_mo
             for tool, args in (('pick_object', {'object': 'cylinder'}),
                                ('place_object', {'on': 'box'})):
                 assert not (await c.call_tool(tool, args)).is_error
-            box, _ = _physics(sim_bridge, 'box')
+            box, _ = body_state(sim_bridge, 'box')
             r = await c.call_tool('push_object', {'object': 'cylinder', 'direction': 'forward',
                                                   'distance_m': 0.06, 'max_force_n': 40})
     s, text = r.structured_content, r.content[0].text
-    _, quat = _physics(sim_bridge, 'cylinder')
+    _, quat = body_state(sim_bridge, 'cylinder')
     assert r.is_error and s['status'] == 'TIPPED', text
     assert _tilt_deg(quat) > 5.0 and abs(s['tilt_deg'] - _tilt_deg(quat)) < 1.0, s
     assert f"tilted {s['tilt_deg']:g} deg" in text
     moved = {c['object']: c for c in s['scene_changes']}
     assert 'cylinder' not in moved  # the pushed object is reported by the push itself
-    box_moved = 1000 * math.dist(_physics(sim_bridge, 'box')[0], box)
+    box_moved = 1000 * math.dist(body_state(sim_bridge, 'box')[0], box)
     assert box_moved > 5.0 and abs(moved['box']['moved_mm'] - box_moved) < 1.0, (s, box_moved)
     assert 'The box (not held) moved' in text
 
@@ -150,10 +142,10 @@ async def test_a_push_over_the_tables_edge_is_never_pushed(sim_bridge):
                                ('place_object', {'target': {'x': 0.3, 'y': 0.72}})):
                 r = await c.call_tool(tool, args)
                 assert not r.is_error, r.content[0].text
-            start, _ = _physics(sim_bridge, 'box')
+            start, _ = body_state(sim_bridge, 'box')
             r = await c.call_tool('push_object', {'object': 'box', 'direction': 'left',
                                                   'distance_m': 0.12, 'max_force_n': 30})
-    end, _ = _physics(sim_bridge, 'box')
+    end, _ = body_state(sim_bridge, 'box')
     s, text = r.structured_content, r.content[0].text
     assert r.is_error and s['status'] != 'PUSHED', text
     code = error_block(r)['code']

@@ -7,6 +7,7 @@ from mcp import Client
 from mcp_ros_bridge.contract.results import error_block
 import numpy as np
 import pytest
+from sim_support import body_state
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
@@ -14,9 +15,7 @@ pytestmark = [pytest.mark.sim, pytest.mark.anyio]
 
 def _xy(bridge, name: str) -> np.ndarray:
     """Return the body's x, y straight from the MuJoCo state (the base frame is the world's)."""
-    w = bridge.backend.world
-    adr = w.model.jnt_qposadr[w.model.body_jntadr[w.model.body(name).id]]
-    return w.snapshot()[0][adr:adr + 2].copy()
+    return body_state(bridge, name)[0][:2]
 
 
 def _arm(bridge) -> np.ndarray:

@@ -14,6 +14,7 @@ from mcp_ros_bridge.contract.results import error_block
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
 import numpy as np
 import pytest
+from sim_support import body_state
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
@@ -50,9 +51,7 @@ def _physics(bridge) -> np.ndarray:
 
 def _body(bridge, name: str) -> np.ndarray:
     """Return an object's position straight from the MuJoCo state."""
-    w = bridge.backend.world
-    adr = w.model.jnt_qposadr[w.model.body_jntadr[w.model.body(name).id]]
-    return w.snapshot()[0][adr:adr + 3].copy()
+    return body_state(bridge, name)[0]
 
 
 @pytest.mark.parametrize('mode', MODES)
