@@ -90,7 +90,8 @@ def backend_error_result(tool: str, exc: BackendError) -> types.CallToolResult:
 
 
 def end_of(result: types.CallToolResult) -> dict[str, Any]:
-    """Return what the audit keeps of a result: the motion's final pose, when it has one."""
+    """Return what the audit keeps of a result: a motion's final pose, a plan's id."""
     structured = result.structured_content
-    pose = structured.get('final_pose') if isinstance(structured, dict) else None
-    return {'final_pose': pose} if pose is not None else {}
+    if not isinstance(structured, dict):
+        return {}
+    return {k: structured[k] for k in ('final_pose', 'plan_id') if structured.get(k) is not None}

@@ -29,10 +29,12 @@ JSON_SCHEMAS: dict[str, dict[str, Any]] = {
         **_CHAIN, 'call_id': {'type': 'string'}, 'session': {'type': 'string'},
         'tool': {'type': 'string'}, 'args': {}, 'outcome': {'type': 'string'},
         'code': {'type': ['string', 'null']}, 'decision': {'type': 'string'},
-        'duration_ms': {'type': 'number'}, 'final_pose': {'type': 'object'}}},
+        'duration_ms': {'type': 'number'}, 'final_pose': {'type': 'object'},
+        'plan_id': {'type': 'string'}}},
     EVENTS: {'title': 'mcp_ros_bridge/Event', 'type': 'object', 'properties': {
         **_CHAIN, 'event': {'type': 'string'}, 'tool': {'type': 'string'},
-        'decided_by': {'type': 'string'}, 'reason': {'type': 'string'}}},
+        'decided_by': {'type': 'string'}, 'reason': {'type': 'string'},
+        'plan_id': {'type': 'string'}}},
 }
 
 

@@ -4,7 +4,8 @@
 The simulation is built from the robot config the recording names (or
 ``--config``), and each recorded call (its redacted arguments) is sent through
 an MCP client to the same call pipeline, one after the other. Approval asked in
-the recording is taken as given (the policy is ``allow``). Per call it prints the
+the recording is taken as given (the policy is ``allow``); a recorded plan id is
+replaced by the one its replayed plan-only call issued. Per call it prints the
 recorded and the replayed status and end pose, and their distance for each motion that ran
 to its end (one a stop cut short runs to its end in the replay).
 """
@@ -49,11 +50,20 @@ def _position(pose: Any) -> tuple[float, ...] | None:
 
 
 def _compared(bridge: Any, record: dict[str, Any]) -> bool:
-    """Return whether the call is a motion that ran to its end in the recording."""
+    """Return whether the call is a motion that ran to its end in the recording (not a plan)."""
     from mcp_ros_bridge.capabilities import KINDS
     spec = bridge.catalog.get(str(record['tool']))
+    args = record.get('args')
+    planned = isinstance(args, dict) and args.get('plan_only') is True  # its pose: the plan's
     return (spec is not None and KINDS[spec.kind].motion and record.get('outcome') == 'ok'
-            and record.get('code') != STOPPED)
+            and record.get('code') != STOPPED and not planned)
+
+
+def _with_plan_id(args: Any, plan_ids: dict[str, str]) -> Any:
+    """Return ``args`` with a recorded ``plan_id`` swapped for the replay's own."""
+    if isinstance(args, dict) and args.get('plan_id') in plan_ids:
+        return {**args, 'plan_id': plan_ids[args['plan_id']]}
+    return args
 
 
 def _status(structured: Any, is_error: bool, code: Any) -> str:
@@ -81,10 +91,15 @@ async def replay(path: str, config_dir: str = '') -> list[dict[str, Any]]:
     bridge, backend = await build(options)
     robot = bridge.catalog.robot
     out = []
+    plan_ids: dict[str, str] = {}  # recorded -> replayed
     try:
         async with Client(bridge.server, mode='legacy') as client:
             for record, recorded_end in recorded_calls(session):
-                result = await client.call_tool(str(record['tool']), record.get('args') or {})
+                args = _with_plan_id(record.get('args') or {}, plan_ids)
+                result = await client.call_tool(str(record['tool']), args)
+                issued = result.structured_content or {}
+                if isinstance(record.get('plan_id'), str) and issued.get('plan_id'):
+                    plan_ids[record['plan_id']] = issued['plan_id']
                 pose = await backend.end_effector_pose(robot.base_frame, robot.end_effector)
                 replayed = tuple(pose.position)
                 out.append({

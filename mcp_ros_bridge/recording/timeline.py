@@ -24,7 +24,8 @@ def rows(session: Session) -> list[tuple[str, ...]]:
                       str(r.get('tool', '')) if call else
                       f"{r.get('event', '')} {r.get('tool', '') or r.get('part', '')}".strip(),
                       str(r.get('outcome', '')),
-                      str(r.get('code') or r.get('decision') or r.get('reason') or ''),
+                      str(r.get('code') or r.get('decision') or r.get('reason')
+                          or r.get('plan_id') or ''),
                       f"{r['duration_ms']:.0f}" if isinstance(r.get('duration_ms'), (int, float))
                       else '', str(r.get('decided_by', '')), str(r.get('session', '') or '')))
     return table

@@ -131,6 +131,7 @@ class CallPipeline:
         started = time.monotonic()
         outcome, code = 'cancelled', None
         ended: dict[str, Any] = {}
+        spec = None
         try:
             spec = self.catalog.get(params.name)
             if spec is None:
@@ -158,6 +159,20 @@ class CallPipeline:
                               outcome, time.monotonic() - started, code=code,
                               call_id=str(getattr(ctx, 'request_id', '')),
                               session=scope_or_none(ctx), **ended)
+            if spec is not None:
+                self._note_plan(spec, params.arguments, outcome, code, ended, ctx)
+
+    def _note_plan(self, spec: ToolSpec, args: Any, outcome: str, code: Any,
+                   ended: dict[str, Any], ctx: RequestContext) -> None:
+        """Note a plan id issued (a plan-only motion) or run (``execute_plan``) as an event."""
+        call = {'tool': spec.name, 'call_id': str(getattr(ctx, 'request_id', ''))}
+        if spec.kind == 'execute_plan':
+            plan_id = args.get('plan_id') if isinstance(args, dict) else None
+            if isinstance(plan_id, str) and outcome in ('ok', 'error'):
+                self.audit.note('plan_executed', plan_id=plan_id, outcome=outcome, code=code,
+                                **call)
+        elif outcome == 'ok' and 'plan_id' in ended:
+            self.audit.note('plan_issued', plan_id=ended['plan_id'], **call)
 
     async def _checked(self, ctx: RequestContext, params: types.CallToolRequestParams,
                        spec: ToolSpec,

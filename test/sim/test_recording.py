@@ -1,8 +1,9 @@
 """
 ``serve --record``: a session over stdio on the simulation, read back with independent readers.
 
-The session: pick and place, a motion the host approves, a slow motion the
-operator STOPs on the console (then releases), a read. The file is read with
+The session: pick and place, a motion the host approves, a plan-only motion and
+its ``execute_plan``, a slow motion the operator STOPs on the console (then
+releases), a read. The file is read with
 the ``mcap`` library's reader and its CDR messages decoded with ``rosbags``'
 typestore (not the writer's code); ``verify``, ``inspect`` and ``replay`` run as
 the CLI. A bridge SIGKILLed mid-motion leaves a file whose records up to the
@@ -40,6 +41,7 @@ Channel, Message = records.Channel, records.Message
 
 pytestmark = [pytest.mark.sim]
 FAR = [1.2, -0.2, 0.0, -1.8, 0.0, 1.9, 0.785]
+PLANNED = [0.3, -0.5, 0.0, -2.2, 0.0, 1.7, 0.785]
 TYPES = {'/joint_states': 'sensor_msgs/msg/JointState',
          '/wrench': 'geometry_msgs/msg/WrenchStamped',
          '/camera/image/compressed': 'sensor_msgs/msg/CompressedImage'}
@@ -56,6 +58,10 @@ async def _session(tmp: str) -> dict[str, Any]:
 async def _steps(tmp: str) -> dict[str, Any]:
     async with recorded_server(tmp) as served:
         results = [await served.client.call_tool(name, args) for name, args in CALLS]
+        planned = await served.client.call_tool('move_arm_joints',
+                                                {'positions': PLANNED, 'plan_only': True})
+        plan_id = planned.structured_content['plan_id']
+        results += [planned, await served.client.call_tool('execute_plan', {'plan_id': plan_id})]
         moving = anyio.Event()
 
         async def progress(done: float, total: float | None, message: str | None) -> None:
@@ -73,7 +79,8 @@ async def _steps(tmp: str) -> dict[str, Any]:
             stopped['stop'] = await anyio.to_thread.run_sync(served.console_post, 'stop')
         await anyio.to_thread.run_sync(served.console_post, 'release')
         results += [stopped['result'], await served.client.call_tool('get_joint_states', {})]
-        return {'path': served.path, 'results': results, 'stop': stopped['stop']}
+        return {'path': served.path, 'results': results, 'stop': stopped['stop'],
+                'plan_id': plan_id}
 
 
 @pytest.fixture(scope='module')
@@ -104,22 +111,29 @@ def _png_pixels(data: bytes) -> tuple[int, int, int]:
 
 
 def test_every_channel_is_recorded_and_counts_match_the_session(session: dict[str, Any]) -> None:
-    """Six channels; one record per call; approval, STOP and release as events."""
+    """Six channels; one record per call; approval, plan ids, STOP and release as events."""
     channels, messages, meta = read_mcap(session['path'])
     assert set(channels) == {'/mcp/tool_calls', '/mcp/events', '/tf', *TYPES}
     calls = [m.data for m in messages['/mcp/tool_calls']]
     records = [json.loads(c) for c in calls]
-    assert [r['tool'] for r in records] == [n for n, _ in CALLS] + ['move_arm_joints',
-                                                                    'get_joint_states']
-    assert [r['outcome'] for r in records] == ['ok', 'ok', 'ok', 'error', 'ok']
-    assert records[3]['code'] == 'STOPPED' and session['stop']['stopped_motion'] is True
+    assert [r['tool'] for r in records] == [n for n, _ in CALLS] + [
+        'move_arm_joints', 'execute_plan', 'move_arm_joints', 'get_joint_states']
+    assert [r['outcome'] for r in records] == ['ok', 'ok', 'ok', 'ok', 'ok', 'error', 'ok']
+    assert records[5]['code'] == 'STOPPED' and session['stop']['stopped_motion'] is True
+    assert records[3]['plan_id'] == records[4]['args']['plan_id'] == session['plan_id']
     assert all(r['session'] == records[0]['session'] and r['call_id'] for r in records)
     events = [json.loads(m.data) for m in messages['/mcp/events']]
     named = [(e['event'], e.get('tool', ''), e.get('outcome', '')) for e in events
-             if e['event'] in ('approval', 'operator_stop', 'operator_release')]
+             if e['event'] in ('approval', 'plan_issued', 'plan_executed', 'operator_stop',
+                               'operator_release')]
     assert named == [('approval', 'move_arm_to_pose', 'approved'),
+                     ('plan_issued', 'move_arm_joints', ''),
+                     ('plan_executed', 'execute_plan', 'ok'),
                      ('operator_stop', 'console_stop', 'ok'),
                      ('operator_release', 'console_release', 'ok')]
+    plans = [(e['plan_id'], e['call_id']) for e in events if e['event'].startswith('plan_')]
+    assert plans == [(session['plan_id'], records[3]['call_id']),
+                     (session['plan_id'], records[4]['call_id'])]
     start, end = meta['mcp_ros_bridge'], meta['mcp_ros_bridge_end']
     assert start['robot'] == 'panda' and start['bridge_version'] and start['config_digest']
     assert end['chained_records'] == str(len(records) + len(events)) and end['dropped'] == ''
@@ -186,7 +200,9 @@ def test_inspect_prints_the_timeline(session: dict[str, Any]) -> None:
     rows = shown.stdout.splitlines()
     assert any('move_arm_joints' in r and 'STOPPED' in r for r in rows)
     assert any('operator_stop' in r and 'operator console' in r for r in rows)
-    assert sum(' call ' in r for r in rows) == 5
+    assert sum(' call ' in r for r in rows) == 7
+    assert any('plan_issued' in r and session['plan_id'] in r for r in rows)
+    assert any('plan_executed' in r and session['plan_id'] in r for r in rows)
 
 
 def test_replay_reproduces_the_recorded_end_poses(session: dict[str, Any]) -> None:
@@ -195,9 +211,11 @@ def test_replay_reproduces_the_recorded_end_poses(session: dict[str, Any]) -> No
     assert done.returncode == 0, done.stdout + done.stderr
     rows = [r.split() for r in done.stdout.splitlines()[1:-1]]
     compared = [r for r in rows if r[-1] != '-']
-    assert [r[1] for r in compared] == [n for n, _ in CALLS]
+    # the plan-only call is not compared (its recorded pose is the plan's end); its run is
+    assert [r[1] for r in compared] == [n for n, _ in CALLS] + ['execute_plan']
+    assert any(r[1] == 'execute_plan' and r[3] == 'ok' for r in rows)
     assert all(float(r[-1]) <= 5.0 for r in compared)
-    assert '5 calls replayed; 0 end poses more than 5 mm off' in done.stdout
+    assert '7 calls replayed; 0 end poses more than 5 mm off' in done.stdout
 
 
 def test_sigkilled_bridge_leaves_a_readable_file(tmp_path: Any) -> None:
