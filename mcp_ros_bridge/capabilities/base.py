@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar
 
-from mcp_ros_bridge.backends.port import Image, ProgressFn, RobotBackend
+from mcp_ros_bridge.backends.port import Image, Plan, ProgressFn, RobotBackend
 from mcp_ros_bridge.catalog.bindings import Binding
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.geometry import fixed
@@ -48,6 +48,7 @@ class CallContext:
     shared: dict[str, Any] = field(default_factory=dict)  # kept across calls (the F/T tare)
     # release_robot: ends the caller's lease (set by the call pipeline, which knows the caller)
     release_lease: Callable[[], LeaseRelease] | None = None
+    approved: Plan | None = None  # the plan the person approved: the motion runs exactly it
 
     def bound(self, form: type[_Form]) -> _Form:
         """Return the tool's binding as ``form`` (the loader built it for this kind)."""
@@ -72,6 +73,7 @@ class Kind:
     preempts: bool = False
     returns: str = ''  # the messages id of what a call returns, e.g. 'returns_grasp'
     binding: str = 'none'  # the form of its ``binding:`` (catalog.schemas.BINDING_SCHEMAS)
+    plans: bool = False  # one plan: its approval is asked with that plan, which then runs
     # accepted but not read by the kind (the server reads it), so a call may leave it out
     optional: frozenset[str] = frozenset({'idempotency_key'})
 

@@ -166,6 +166,8 @@ async def run_motion(ctx: CallContext, args: dict[str, Any], verb: str, goal: Go
     A motion that runs reports the held object (``grip``) and the known objects that
     moved or tilted meanwhile (``scene_changes``).
     """
+    if ctx.approved is not None:
+        return await run_goal(ctx, verb, ctx.approved, requested_m, target)
     limits = motion_limits(ctx, args)
     if args['plan_only']:
         if not await previews_plans(ctx.backend):
@@ -282,7 +284,7 @@ MOTION_PARAMS = frozenset({'velocity_scaling', 'idempotency_key', 'plan_only'})
 def arm_motion(name: str, run: Runner, params: set[str], binding: str = 'none') -> Kind:
     """Return an arm motion kind: motion result, shared motion parameters plus ``params``."""
     return Kind(name, run, MOTION_OUTPUT, MOTION_PARAMS | params, MOTION, motion=True,
-                returns=f'returns_{name}', binding=binding)
+                returns=f'returns_{name}', binding=binding, plans=True)
 
 
 KINDS = [

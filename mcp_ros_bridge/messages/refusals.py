@@ -148,13 +148,10 @@ TABLE: dict[str, tuple[str, str]] = {
         'The plan: {duration} s, fingertip up to {speed} mm/s along {length} m{object}.',
         '规划：{duration} 秒，指尖最高 {speed} mm/s，路径 {length} m{object}。'),
     'approval_plan_object': both(', holding the {object}', '，手持 {object}'),
-    'approval_distance': both('Distance: {dist} m{duration}.', '距离：{dist} m{duration}。'),
+    'approval_distance': both('Distance: {dist} m.', '距离：{dist} m。'),
     'approval_distance_unknown': both(
         'Distance: unknown (current pose unavailable).',
         '距离：未知（无法获取当前位姿）。'),
-    'approval_duration': both(
-        '; about {seconds} s at up to {speed} mm/s',
-        '；以至多 {speed} mm/s 约需 {seconds} 秒'),
     'approval_joints': both('Target joints: {joints}.', '目标关节：{joints}。'),
     'approval_offset': both('Offset: x={x} y={y} z={z} m in {frame}.',
                             '偏移：{frame} 中 x={x} y={y} z={z} m。'),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 import logging
 import sys
@@ -24,9 +24,10 @@ from typing import Any
 
 import anyio
 from mcp.shared.exceptions import MCPError
-from mcp_ros_bridge.backends.port import BackendError, RobotBackend
+from mcp_ros_bridge.backends.port import BackendError, Plan, RobotBackend
 from mcp_ros_bridge.capabilities import CallContext, Kind, KINDS
 from mcp_ros_bridge.capabilities.plan_ids import plan_store
+from mcp_ros_bridge.capabilities.preview import previews_plans
 from mcp_ros_bridge.catalog.defaults import fill_defaults
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
 from mcp_ros_bridge.contract.errors import not_an_object_text, validation_error_text
@@ -35,7 +36,8 @@ from mcp_ros_bridge.contract.results import (backend_error_result, end_of, error
 from mcp_ros_bridge.contract.validation import ArgumentValidator, problem_field
 from mcp_ros_bridge.messages import speaking, t
 from mcp_ros_bridge.safety.approval import (Denied, IssuedApprovals, OperatorDesk,
-                                            plan_summary, request_approval)
+                                            request_approval)
+from mcp_ros_bridge.safety.approval_text import card_facts, plan_summary
 from mcp_ros_bridge.safety.arbiter import (BusyError, MotionArbiter, OperatorHold,
                                            StoppedBeforeStart, stopping_once_cancelled)
 from mcp_ros_bridge.safety.envelope import EnvelopedBackend
@@ -210,13 +212,20 @@ class CallPipeline:
             refusal = await self._refusal(ctx, spec, moves=not args.get('plan_only'))
             if refusal is not None:
                 return refusal
+        approved: Plan | None = None
         if spec.requires_approval and not repeat:
+            planned = await self._plan_for_approval(ctx, params, spec, kind, args, epoch)
+            if isinstance(planned, types.CallToolResult):
+                return planned  # it cannot be planned: nothing to approve, nothing moved
+            shown = planned if planned is not None else plan_store(self.shared).peek(
+                str(args['plan_id'])) if 'plan_id' in args else None
             try:
                 summary = await plan_summary(spec, args, self.backend, self.catalog.robot,
-                                             plan_store(self.shared))
-                pending = await request_approval(ctx, params, summary,
-                                                 self.settings.approval_policy, self.approvals,
-                                                 self.desk, spec.name)
+                                             shown)
+                pending = await request_approval(
+                    ctx, params, summary, self.settings.approval_policy, self.approvals,
+                    self.desk, spec.name, planned,
+                    card_facts(shown, self.catalog.robot) if shown is not None else None)
             except Denied as exc:
                 self.audit.note('approval', tool=spec.name, outcome='denied', reason=str(exc))
                 return error_result(t('not_approved', tool=spec.name, reason=exc),
@@ -224,10 +233,34 @@ class CallPipeline:
             if pending is not None:
                 return pending
             self.audit.note('approval', tool=spec.name, outcome='approved')
+            approved = planned
+
+        def run() -> Awaitable[types.CallToolResult]:
+            return self._hold_and_run(ctx, spec, kind, args, epoch, approved)
         if key is None:
-            return await self._hold_and_run(ctx, spec, kind, args, epoch)
-        return await run_once(self.idempotency, scope, spec.name, key, args,
-                              lambda: self._hold_and_run(ctx, spec, kind, args, epoch))
+            return await run()
+        return await run_once(self.idempotency, scope, spec.name, key, args, run)
+
+    async def _plan_for_approval(self, ctx: RequestContext, params: types.CallToolRequestParams,
+                                 spec: ToolSpec, kind: Kind, args: dict[str, Any], epoch: int
+                                 ) -> Plan | types.CallToolResult | None:
+        """
+        Plan a single-plan motion before asking, so the person approves that plan and it runs.
+
+        Returns the plan (on a 2026-07-28 retry: the one its request showed), the result
+        of a motion that cannot be planned (nothing moved), or None: no plan to show (a
+        job, a preview, a backend that cannot plan ahead).
+        """
+        if not kind.plans or args.get('plan_only') or not await previews_plans(self.backend):
+            return None
+        shown = self.approvals.plan_of(params.request_state)
+        if shown is not None:
+            return shown
+        preview = await self._hold_and_run(ctx, spec, kind, {**args, 'plan_only': True}, epoch)
+        plan_id = (preview.structured_content or {}).get('plan_id')
+        if preview.is_error or not isinstance(plan_id, str):
+            return preview
+        return plan_store(self.shared).take(plan_id)  # the approval holds it, not the agent
 
     async def _refusal(self, ctx: RequestContext, spec: ToolSpec,
                        moves: bool) -> types.CallToolResult | None:
@@ -253,7 +286,8 @@ class CallPipeline:
         return None
 
     async def _hold_and_run(self, ctx: RequestContext, spec: ToolSpec, kind: Kind,
-                            args: dict[str, Any], epoch: int) -> types.CallToolResult:
+                            args: dict[str, Any], epoch: int,
+                            approved: Plan | None = None) -> types.CallToolResult:
         request = requester_key(ctx)
         if request is not None and request in self._gone:
             return stopped_result(spec, 'why_gone_before')
@@ -267,7 +301,7 @@ class CallPipeline:
                                         reason='why_client_silent')
                 async with stopping_once_cancelled(motion, CANCELLED), heartbeat.watching(
                         ctx.session, ctx.request_id, self.settings.heartbeat_timeout_s, silent):
-                    return await self._run(ctx, spec, kind, args)
+                    return await self._run(ctx, spec, kind, args, approved=approved)
         except BusyError as exc:
             return error_result(t('refused', tool=spec.name, reason=exc), 'BUSY',
                                 {'running_tool': exc.running.tool})
@@ -305,7 +339,8 @@ class CallPipeline:
             self.leases.session_ended(session)
 
     async def _run(self, ctx: RequestContext, spec: ToolSpec, kind: Kind, args: dict[str, Any],
-                   timeout: float | None = None) -> types.CallToolResult:
+                   timeout: float | None = None,
+                   approved: Plan | None = None) -> types.CallToolResult:
         async def progress(fraction: float, message: str) -> None:
             for watch in self.progress_watchers:
                 watch(spec.name, fraction, message)
@@ -317,7 +352,8 @@ class CallPipeline:
         scope = lease_scope(ctx)
         call_ctx = CallContext(self.backend, self.catalog.robot, spec.binding, progress,
                                shared=self.shared,
-                               release_lease=lambda: self.leases.release(scope))
+                               release_lease=lambda: self.leases.release(scope),
+                               approved=approved)
         try:
             if kind.preempts:
                 call_ctx.preempted = self.arbiter.preempt('why_stop_arm')

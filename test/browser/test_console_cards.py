@@ -44,6 +44,9 @@ def test_a_card_does_not_move_under_a_pending_click(bridge: Bridge, driver: Any,
     open_console(driver, bridge)
     first = mcp.start('move_arm_to_pose', {'position': {'x': 0.45, 'y': -0.1, 'z': 0.3}})
     until(driver, f"return document.querySelectorAll('{CARD}').length === 1")
+    facts = driver.find_element('css selector', f'{CARD} .facts').text
+    for fact in ('duration ', 'peak tip speed ', 'target x=0.450 y=-0.100 z=0.300 m'):
+        assert fact in facts, facts  # the plan the person approves, from the plan itself
     second = mcp.start('move_arm_to_pose', {'position': {'x': 0.44, 'y': 0.1, 'z': 0.3}})
     until(driver, f"return document.querySelectorAll('{CARD}').length === 2")
     assert 'WAITING FOR YOU (2)' in driver.title

@@ -14,7 +14,9 @@ from typing import Any
 
 import anyio
 from bridge_kit import copy_config, make_bridge, MODES
+from doubles import RecordingBackend
 from mcp import Client
+from mcp_ros_bridge.backends.port import BackendInfo
 from mcp_ros_bridge.server.calls import CallSettings
 import mcp_types as types
 import pytest
@@ -26,11 +28,11 @@ START = (0.307, 0.0, 0.487)  # where the recording double's fingertip is
 PATH = [{'x': 0.5, 'y': 0.0, 'z': 0.3}, {'x': 0.5, 'y': 0.2, 'z': 0.3},
         {'x': 0.3, 'y': 0.2, 'z': 0.3}]
 CASES: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
+    # a single-plan motion is told by its plan (the double's: 0.2 s, still), then its arguments
     ('plan_trajectory', {'waypoints': PATH},
-     ('Target: x=0.300 y=0.200 z=0.300',
-      f'Distance: {math.dist(START, (0.5, 0.0, 0.3)) + 0.4:.3f} m')),
+     ('Target: x=0.300 y=0.200 z=0.300', 'The plan: 0.20 s, fingertip up to 0 mm/s')),
     ('move_arm_relative', {'offset': {'z': 0.1}},
-     ('Offset: x=0.000 y=0.000 z=0.100 m', 'Distance: 0.100 m')),
+     ('Offset: x=0.000 y=0.000 z=0.100 m', 'The plan: 0.20 s')),
     ('move_until_contact', {'direction': 'down', 'max_distance_m': 0.1},
      ('Straight down, at most 0.100 m at 30 mm/s, until a force above 5',)),
     ('pick_object', {'object': 'box'}, ('Object: the box.', 'Grip force: 15')),
@@ -81,3 +83,30 @@ async def test_the_approval_question_says_what_will_move(mode: str, tmp_path: An
     for words in said:
         assert words in asked[0], (words, asked[0])
     assert not backend.motion_calls, 'a declined motion moves nothing'
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize('tool,args,distance', [
+    ('plan_trajectory', {'waypoints': PATH}, math.dist(START, (0.5, 0.0, 0.3)) + 0.4),
+    ('move_arm_relative', {'offset': {'z': 0.1}}, 0.1)])
+async def test_without_a_plan_the_question_gives_the_distance_but_no_speed(
+        mode: str, tmp_path: Any, tool: str, args: dict[str, Any], distance: float) -> None:
+    """A backend that cannot plan ahead: the whole path's length, no guessed speed or time."""
+    edits = {f'    kind: {k}\n': f'    kind: {k}\n    requires_approval: true\n'
+             for k in MOTION_KINDS}
+    backend = RecordingBackend()
+    backend.info = BackendInfo('sim', 'no previews', previews_plans=False)
+    bridge, _ = make_bridge(copy_config(str(tmp_path / 'cfg'), edits),
+                            CallSettings(approval_policy='deny'), backend=backend)
+    asked: list[str] = []
+
+    async def decline(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(params.message)
+        return types.ElicitResult(action='decline')
+
+    async with Client(bridge.server, mode=mode, elicitation_callback=decline) as client:
+        with anyio.fail_after(20):
+            result = await client.call_tool(tool, args)
+    assert result.is_error and len(asked) == 1 and not backend.motion_calls, asked
+    assert f'Distance: {distance:.3f} m.' in asked[0], asked[0]
+    assert 'mm/s' not in asked[0] and ' s ' not in asked[0], asked[0]

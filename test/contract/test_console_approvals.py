@@ -22,13 +22,18 @@ import pytest
 pytestmark = [pytest.mark.contract, pytest.mark.anyio]
 
 
-async def _waiting_id(queue: Any) -> str:
-    """Return the id of the first call the console shows as waiting."""
+async def _waiting(queue: Any) -> dict[str, Any]:
+    """Return the first call the console shows as waiting."""
     while True:
         frame = await queue.get()
         kind, data = frame.split('\n')[0][7:], frame.split('\n')[1][6:]
         if kind == 'approvals' and json.loads(data)['waiting']:
-            return str(json.loads(data)['waiting'][0]['id'])
+            return dict(json.loads(data)['waiting'][0])
+
+
+async def _waiting_id(queue: Any) -> str:
+    """Return the id of the first call the console shows as waiting."""
+    return str((await _waiting(queue))['id'])
 
 
 @pytest.mark.parametrize('mode', MODES)
@@ -50,8 +55,12 @@ async def test_the_person_decides_before_the_host(mode: str, person: bool, tmp_p
             async def call() -> None:
                 result.append(await client.call_tool('move_arm_to_pose', POSE_ARGS))
             tg.start_soon(call)
-            assert console.desk.settle(await _waiting_id(queue), person, 'operator (test)')
+            waiting = await _waiting(queue)
+            assert console.desk.settle(waiting['id'], person, 'operator (test)')
             decided.set()
+    # the card shows the plan the person approves (the double plans 0.2 s, to the target)
+    assert waiting['facts']['duration_s'] == 0.2, waiting
+    assert waiting['facts']['target'] == 'x=0.500 y=0.000 z=0.300 m (panda_link0)', waiting
     moved = [name for name, _ in backend.motion_calls]
     if person:
         assert not result[0].is_error, text_of(result[0])

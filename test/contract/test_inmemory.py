@@ -337,7 +337,7 @@ def _answer(action: str) -> Any:
 
 
 async def test_approval_accept_moves(mode: str, tmp_path: Any) -> None:
-    """requires_approval: the user is asked with a plan summary; accept → the arm moves."""
+    """requires_approval: asked with the plan's facts; accept → that plan runs, not a re-plan."""
     bridge, backend = _approval_bridge(tmp_path)
     cb = _answer('accept')
     async with Client(bridge.server, mode=mode, elicitation_callback=cb) as client:
@@ -346,7 +346,8 @@ async def test_approval_accept_moves(mode: str, tmp_path: Any) -> None:
             plain = await client.call_tool('move_arm_joints', {'positions': HOME})
     assert not r.is_error, text_of(r)
     assert len(cb.asked) == 1, 'only the tool marked requires_approval asks'
-    assert 'Target: x=0.500' in cb.asked[0] and 'Distance:' in cb.asked[0]
+    assert 'Target: x=0.500' in cb.asked[0] and 'The plan: 0.20 s' in cb.asked[0]
+    assert [c[0] for c in backend.calls].count('plan') == 1, 'planned once, asked, then run'
     assert not plain.is_error
     assert [c[0] for c in backend.motion_calls] == ['move_to_pose', 'move_to_joints']
 

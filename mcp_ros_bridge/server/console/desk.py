@@ -31,6 +31,7 @@ class Waiting:
     tool: str
     message: str
     state: str  # the host's request state ('' when the call itself waits)
+    facts: dict[str, Any] | None = None  # the plan's, shown on the card
     since: float = field(default_factory=time.monotonic)
     decision: asyncio.Future[tuple[bool, str]] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future())
@@ -48,9 +49,10 @@ class ConsoleDesk:
         """Return True while a page that may decide is open."""
         return self.hub.operators > 0
 
-    async def decide(self, tool: str, message: str) -> None:
+    async def decide(self, tool: str, message: str,
+                     facts: dict[str, Any] | None = None) -> None:
         """Wait for the person; raise Denied when they deny or nobody decides in time."""
-        entry = self._add(tool, message, '')
+        entry = self._add(tool, message, '', facts)
         try:
             with anyio.fail_after(self.wait_s):
                 approved, who = await entry.decision
@@ -64,9 +66,10 @@ class ConsoleDesk:
         if not approved:
             raise Denied(t('approval_console_denied', who=who))
 
-    def offer(self, state: str, tool: str, message: str) -> None:
+    def offer(self, state: str, tool: str, message: str,
+              facts: dict[str, Any] | None = None) -> None:
         """Show a request the host answers by calling again with ``state``."""
-        self._add(tool, message, state)
+        self._add(tool, message, state, facts)
         offers = [w for w in self.waiting.values() if w.state]
         for old in offers[:max(0, len(offers) - OFFERS_KEPT)]:
             self._drop(old.key)
@@ -107,8 +110,9 @@ class ConsoleDesk:
                                   decided_by=who)
         self._publish()
 
-    def _add(self, tool: str, message: str, state: str) -> Waiting:
-        entry = Waiting(secrets.token_urlsafe(12), tool, message, state)
+    def _add(self, tool: str, message: str, state: str,
+             facts: dict[str, Any] | None = None) -> Waiting:
+        entry = Waiting(secrets.token_urlsafe(12), tool, message, state, facts)
         self.waiting[entry.key] = entry
         self._publish()
         return entry
@@ -125,7 +129,8 @@ class ConsoleDesk:
         return [{'id': w.key, 'tool': w.tool, 'message': w.message,
                  'waiting_s': round(now - w.since, 1),
                  'expires_in_s': None if w.state else round(self.wait_s - (now - w.since), 1),
-                 'decided': w.decision.done() and not w.decision.cancelled()}
+                 'decided': w.decision.done() and not w.decision.cancelled(),
+                 **({'facts': w.facts} if w.facts else {})}
                 for w in self.waiting.values()]
 
     def _publish(self) -> None:
