@@ -27,7 +27,7 @@ setup(
         'transforms3d',
     ],
     extras_require={
-        'sim': ['mujoco>=3.1'],
+        'sim': ['mujoco>=3.1', 'trimesh>=4', 'pycollada>=0.8'],  # .dae collision meshes
         'record': ['mcap>=1.2', 'mcap-ros2-support>=0.5'],  # serve --record, verify, replay
         'test': ['pytest', 'anyio', 'hypothesis', 'rosbags', 'flake8', 'flake8-builtins',
                  'flake8-comprehensions', 'flake8-docstrings', 'flake8-import-order',

@@ -20,9 +20,37 @@ TABLE: dict[str, tuple[str, str]] = {
     # backends/sim/urdf_world.py: a description the simulation cannot build.
     'sim_urdf_mesh': both(
         'the simulation cannot build {robot}: the collision mesh {mesh} of link {link} is '
-        '{ext}, which MuJoCo cannot load (it reads {formats})',
-        '仿真无法构建 {robot}：连杆 {link} 的碰撞网格 {mesh} 是 {ext}，MuJoCo 无法加载（支持 '
+        '{ext}, which it cannot load (it reads {formats})',
+        '仿真无法构建 {robot}：连杆 {link} 的碰撞网格 {mesh} 是 {ext}，仿真无法加载（支持 '
         '{formats}）'),
+    # backends/sim/collada_mesh.py: a COLLADA collision mesh it could not convert.
+    'sim_dae_no_converter': both(
+        'the simulation cannot build {robot}: the collision mesh {mesh} of link {link} is '
+        'COLLADA (.dae), and converting it needs trimesh and pycollada, which are not installed',
+        '仿真无法构建 {robot}：连杆 {link} 的碰撞网格 {mesh} 是 COLLADA（.dae），转换它需要 '
+        'trimesh 和 pycollada，但未安装'),
+    'sim_dae_no_converter_fix': both(
+        'pip install "mcp_ros_bridge[sim]" (or trimesh pycollada), or give link {link} an .stl '
+        'collision mesh, or serve with --backend ros',
+        '运行 pip install "mcp_ros_bridge[sim]"（或 trimesh pycollada），或为连杆 {link} 提供 .stl '
+        '碰撞网格，或用 --backend ros 运行'),
+    'sim_dae_unreadable': both(
+        'the simulation cannot build {robot}: the COLLADA collision mesh {mesh} of link {link} '
+        'could not be read ({error})',
+        '仿真无法构建 {robot}：无法读取连杆 {link} 的 COLLADA 碰撞网格 {mesh}（{error}）'),
+    'sim_dae_unreadable_fix': both(
+        'give link {link} a <collision> with a primitive (box, cylinder, sphere) or an .stl '
+        'mesh, or serve with --backend ros',
+        '为连杆 {link} 提供一个基本形状（box、cylinder、sphere）或 .stl 网格的 <collision>，'
+        '或用 --backend ros 运行'),
+    'sim_dae_large': both(
+        'the simulation cannot build {robot}: the COLLADA collision mesh {mesh} of link {link} '
+        'is over {mb} MB',
+        '仿真无法构建 {robot}：连杆 {link} 的 COLLADA 碰撞网格 {mesh} 超过 {mb} MB'),
+    'sim_dae_large_fix': both(
+        'simplify the mesh of link {link} (a collision mesh needs few triangles) or give it a '
+        'primitive shape',
+        '请简化连杆 {link} 的网格（碰撞网格只需少量三角形），或改用基本形状'),
     'sim_urdf_mesh_fix': both(
         'give link {link} a <collision> with a primitive (box, cylinder, sphere) or an .stl '
         'mesh (convert it, e.g. with meshlab or trimesh), or serve with --backend ros',

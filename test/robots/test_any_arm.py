@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -109,9 +110,16 @@ async def test_joint_arrays_of_another_arm_are_checked_whole(tmp_path, mode):
 def test_the_simulation_refuses_an_arm_it_cannot_build_in_one_line(tmp_path):
     """The server answers, then ends with one line: the client sees EOF, never a hang."""
     from mcp_ros_bridge.catalog.init_config import write_config
-    urdf, srdf, _ = arm_files('kinova')  # its collision meshes are COLLADA (.dae)
+    urdf, srdf, _ = arm_files('kinova')
+    # a copy of its package whose base mesh is PLY, a format neither MuJoCo nor the bridge reads
+    package = os.path.dirname(os.path.dirname(urdf))
+    copy = tmp_path / 'example-robot-data' / 'robots' / os.path.basename(package)
+    shutil.copytree(package, copy)
+    edited = copy / os.path.relpath(urdf, package)
+    edited.write_text(edited.read_text(encoding='utf-8').replace('base.dae', 'base.ply'),
+                      encoding='utf-8')
     config = str(tmp_path / 'kinova')
-    write_config(config, urdf, srdf)
+    write_config(config, str(edited), srdf)
     hello = {'jsonrpc': '2.0', 'id': 0, 'method': 'initialize', 'params': {
         'protocolVersion': '2025-11-25', 'capabilities': {},
         'clientInfo': {'name': 't', 'version': '1'}}}
@@ -133,7 +141,7 @@ def test_the_simulation_refuses_an_arm_it_cannot_build_in_one_line(tmp_path):
     assert proc.returncode != 0, err
     assert json.loads(out.splitlines()[0])['id'] == 0  # it served while the backend started
     (line,) = [x for x in err.splitlines() if x.startswith('mcp-ros-bridge:')]
-    assert 'cannot build kinova' in line and 'base.dae' in line and '.dae' in line
+    assert 'cannot build kinova' in line and 'base.ply' in line and '.dae' in line
     assert 'j2s6s200_link_base' in line and '.stl' in line and '--backend ros' in line
 
 

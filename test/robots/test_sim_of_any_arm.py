@@ -88,7 +88,7 @@ async def _pick_and_place(c: Client, target: tuple[float, float]) -> tuple[dict,
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize('arm', ['ur5', 'xarm7', 'z1'])
+@pytest.mark.parametrize('arm', ['ur5', 'xarm7', 'z1', 'kinova'])
 async def test_pick_and_place_on_the_simulation_of_another_arm(arm, tmp_path):
     """The box goes to the target within 10 mm, the reach within 2 mm; the wrist weighs it."""
     from mcp_ros_bridge.server.app import build

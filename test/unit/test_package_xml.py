@@ -17,7 +17,8 @@ KEYS = {'jsonschema': 'python3-jsonschema', 'numpy': 'python3-numpy', 'yaml': 'p
         'mcp_types': 'python3-mcp-pip', 'uvicorn': 'python3-mcp-pip', 'anyio': 'python3-mcp-pip',
         'starlette': 'python3-mcp-pip', 'pydantic': 'python3-mcp-pip'}
 # Imported only where installed or asked for: the lint's tokenizer (it estimates without it)
-OPTIONAL = {'tiktoken', 'mcap', 'mcap_ros2'}  # mcap: only with --record (the record extra)
+OPTIONAL = {'tiktoken', 'mcap', 'mcap_ros2',  # mcap: only with --record (the record extra)
+            'trimesh'}  # only for a .dae collision mesh in the simulation (the sim extra)
 
 
 def package_depends(tag):

@@ -175,7 +175,7 @@ def hand_xml(prefix: str, ft_site: str) -> str:
 def head_xml(model: str) -> str:
     """Return the document's opening: compiler, options, visual, defaults and assets."""
     return f"""<mujoco model="{model}">
-<compiler angle="radian" autolimits="true"/>
+<compiler angle="radian" autolimits="true" balanceinertia="true"/>
 <option timestep="{TIMESTEP}" integrator="implicitfast" cone="elliptic" impratio="10"/>
 <visual><global offwidth="1280" offheight="960"/><quality shadowsize="2048"/></visual>
 <default>

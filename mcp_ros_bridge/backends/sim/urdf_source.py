@@ -17,21 +17,16 @@ from __future__ import annotations
 import os
 import xml.etree.ElementTree as ET
 
+from mcp_ros_bridge.backends.sim.collada_mesh import stl_of
+from mcp_ros_bridge.backends.sim.urdf_errors import Unsupported
 from mcp_ros_bridge.catalog.description import check_text, DescriptionError, MAX_CHARS
 import mujoco
 
-MESH_FORMATS = ('.stl', '.obj', '.msh')  # what MuJoCo reads; .dae (COLLADA) it does not
+__all__ = ['Unsupported', 'arm_mjcf', 'prepared_urdf']
+
+MESH_FORMATS = ('.stl', '.obj', '.msh')  # what MuJoCo reads; .dae is converted (collada_mesh)
 _COMPILER = {'strippath': 'false', 'discardvisual': 'true', 'fusestatic': 'false',
              'balanceinertia': 'true', 'angle': 'radian'}
-
-
-class Unsupported(Exception):
-    """A description the simulation cannot build: a message id and its fields."""
-
-    def __init__(self, key: str, **fields: str) -> None:
-        """Keep the message id (``messages/``) and its placeholders."""
-        super().__init__(key)
-        self.key, self.fields = key, fields
 
 
 def _package_dir(urdf_path: str, package: str) -> str | None:
@@ -81,12 +76,12 @@ def _resolve(urdf_path: str, link: str, filename: str) -> str:
     if not _inside(name, root):
         raise Unsupported('sim_urdf_mesh_outside', link=link, mesh=filename, root=root)
     ext = os.path.splitext(name)[1].lower()
-    if ext not in MESH_FORMATS:
+    if ext not in (*MESH_FORMATS, '.dae'):
         raise Unsupported('sim_urdf_mesh', link=link, mesh=os.path.basename(filename),
-                          ext=ext or 'no extension', formats=', '.join(MESH_FORMATS))
+                          ext=ext or 'no extension', formats=', '.join((*MESH_FORMATS, '.dae')))
     if not os.path.isfile(name):
         raise Unsupported('sim_urdf_mesh_missing', link=link, mesh=name)
-    return name
+    return stl_of(name, link) if ext == '.dae' else name
 
 
 def _kept(root: ET.Element, base: str, tip: str) -> set[str]:
@@ -165,6 +160,8 @@ def arm_mjcf(urdf_path: str, tip: str, base: str = '', arm: tuple[str, ...] = ()
     try:
         spec = mujoco.MjSpec.from_string(prepared_urdf(urdf_path, tip, base, arm))
         spec.compile()
-        return str(spec.to_xml())
+        # the MJCF keeps the URDF's inertias (some just off the triangle inequality) but not
+        # the compiler flag that balanced them: say it again
+        return str(spec.to_xml()).replace('<compiler ', '<compiler balanceinertia="true" ', 1)
     except ValueError as exc:
         raise Unsupported('sim_urdf_compile', error=' '.join(str(exc).split())) from None
