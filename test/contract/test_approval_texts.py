@@ -61,15 +61,13 @@ def mode(request: pytest.FixtureRequest) -> str:
 IDS = [f'{tool}-{i}' for i, (tool, _, _) in enumerate(CASES)]
 
 
-@pytest.mark.anyio
-@pytest.mark.parametrize('tool,args,said', CASES, ids=IDS)
-async def test_the_approval_question_says_what_will_move(mode: str, tmp_path: Any, tool: str,
-                                                         args: dict[str, Any],
-                                                         said: tuple[str, ...]) -> None:
+async def _asked(mode: str, tmp_path: Any, tool: str, args: dict[str, Any],
+                 backend: RecordingBackend | None = None) -> list[str]:
+    """Call ``tool`` with every motion marked requires_approval; the host declines each ask."""
     edits = {f'    kind: {k}\n': f'    kind: {k}\n    requires_approval: true\n'
              for k in MOTION_KINDS}
-    bridge, backend = make_bridge(copy_config(str(tmp_path / 'cfg'), edits),
-                                  CallSettings(approval_policy='deny'))
+    bridge, used = make_bridge(copy_config(str(tmp_path / 'cfg'), edits),
+                               CallSettings(approval_policy='deny'), backend=backend)
     asked: list[str] = []
 
     async def decline(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
@@ -80,9 +78,18 @@ async def test_the_approval_question_says_what_will_move(mode: str, tmp_path: An
         with anyio.fail_after(20):
             result = await client.call_tool(tool, args)
     assert result.is_error and len(asked) == 1, (tool, asked)
+    assert not used.motion_calls, 'a declined motion moves nothing'
+    return asked
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize('tool,args,said', CASES, ids=IDS)
+async def test_the_approval_question_says_what_will_move(mode: str, tmp_path: Any, tool: str,
+                                                         args: dict[str, Any],
+                                                         said: tuple[str, ...]) -> None:
+    asked = await _asked(mode, tmp_path, tool, args)
     for words in said:
         assert words in asked[0], (words, asked[0])
-    assert not backend.motion_calls, 'a declined motion moves nothing'
 
 
 @pytest.mark.anyio
@@ -92,21 +99,8 @@ async def test_the_approval_question_says_what_will_move(mode: str, tmp_path: An
 async def test_without_a_plan_the_question_gives_the_distance_but_no_speed(
         mode: str, tmp_path: Any, tool: str, args: dict[str, Any], distance: float) -> None:
     """A backend that cannot plan ahead: the whole path's length, no guessed speed or time."""
-    edits = {f'    kind: {k}\n': f'    kind: {k}\n    requires_approval: true\n'
-             for k in MOTION_KINDS}
     backend = RecordingBackend()
     backend.info = BackendInfo('sim', 'no previews', previews_plans=False)
-    bridge, _ = make_bridge(copy_config(str(tmp_path / 'cfg'), edits),
-                            CallSettings(approval_policy='deny'), backend=backend)
-    asked: list[str] = []
-
-    async def decline(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
-        asked.append(params.message)
-        return types.ElicitResult(action='decline')
-
-    async with Client(bridge.server, mode=mode, elicitation_callback=decline) as client:
-        with anyio.fail_after(20):
-            result = await client.call_tool(tool, args)
-    assert result.is_error and len(asked) == 1 and not backend.motion_calls, asked
+    asked = await _asked(mode, tmp_path, tool, args, backend)
     assert f'Distance: {distance:.3f} m.' in asked[0], asked[0]
     assert 'mm/s' not in asked[0] and ' s ' not in asked[0], asked[0]
