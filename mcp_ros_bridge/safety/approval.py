@@ -92,17 +92,18 @@ class IssuedApprovals:
 
     def plan_of(self, state: str | None) -> Plan | None:
         """Return the plan the open request ``state`` showed (None: none, or not open)."""
-        if not state or not state.startswith(STATE_PREFIX):
-            return None
-        found = self._open.get(state[len(STATE_PREFIX):])
+        found = self._open.get(_nonce(state))
         return found[1] if found is not None else None
 
     def settle(self, state: str | None) -> bool:
         """Consume the open request ``state`` names; False if this server did not issue it."""
-        if not state or not state.startswith(STATE_PREFIX):
-            return False
-        issued = self._open.pop(state[len(STATE_PREFIX):], None)
+        issued = self._open.pop(_nonce(state), None)
         return issued is not None and time.monotonic() - issued[0] <= self.ttl_s
+
+
+def _nonce(state: str | None) -> str:
+    """Return the nonce of a request state this server issues ('' for any other)."""
+    return state[len(STATE_PREFIX):] if state and state.startswith(STATE_PREFIX) else ''
 
 
 async def _first_decision(host: Callable[[], Awaitable[types.ElicitResult]],

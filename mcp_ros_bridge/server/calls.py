@@ -217,8 +217,9 @@ class CallPipeline:
             planned = await self._plan_for_approval(ctx, params, spec, kind, args, epoch)
             if isinstance(planned, types.CallToolResult):
                 return planned  # it cannot be planned: nothing to approve, nothing moved
-            shown = planned if planned is not None else plan_store(self.shared).peek(
-                str(args['plan_id'])) if 'plan_id' in args else None
+            shown = planned  # the plan just made; for execute_plan, the kept plan it runs
+            if shown is None and 'plan_id' in args:
+                shown = plan_store(self.shared).peek(str(args['plan_id']))
             try:
                 summary = await plan_summary(spec, args, self.backend, self.catalog.robot,
                                              shown)

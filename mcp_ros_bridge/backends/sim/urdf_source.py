@@ -24,7 +24,8 @@ import mujoco
 
 __all__ = ['Unsupported', 'arm_mjcf', 'prepared_urdf']
 
-MESH_FORMATS = ('.stl', '.obj', '.msh')  # what MuJoCo reads; .dae is converted (collada_mesh)
+MESH_FORMATS = ('.stl', '.obj', '.msh')  # what MuJoCo reads
+READ_FORMATS = (*MESH_FORMATS, '.dae')  # .dae is converted to .stl (collada_mesh)
 _COMPILER = {'strippath': 'false', 'discardvisual': 'true', 'fusestatic': 'false',
              'balanceinertia': 'true', 'angle': 'radian'}
 
@@ -76,9 +77,9 @@ def _resolve(urdf_path: str, link: str, filename: str) -> str:
     if not _inside(name, root):
         raise Unsupported('sim_urdf_mesh_outside', link=link, mesh=filename, root=root)
     ext = os.path.splitext(name)[1].lower()
-    if ext not in (*MESH_FORMATS, '.dae'):
+    if ext not in READ_FORMATS:
         raise Unsupported('sim_urdf_mesh', link=link, mesh=os.path.basename(filename),
-                          ext=ext or 'no extension', formats=', '.join((*MESH_FORMATS, '.dae')))
+                          ext=ext or 'no extension', formats=', '.join(READ_FORMATS))
     if not os.path.isfile(name):
         raise Unsupported('sim_urdf_mesh_missing', link=link, mesh=name)
     return stl_of(name, link) if ext == '.dae' else name
