@@ -134,3 +134,61 @@ def body_state(bridge, name: str) -> tuple[np.ndarray, np.ndarray]:
     qpos = w.snapshot()[0]
     adr = w.model.jnt_qposadr[w.model.body_jntadr[w.model.body(name).id]]
     return qpos[adr:adr + 3].copy(), qpos[adr + 3:adr + 7].copy()
+
+
+class TipProbe:
+    """
+    Sample the fingertip (sim time, position) at every physics step while an arm task runs.
+
+    Submitted to the world on its own channel like :class:`TableForceProbe`; run the
+    motion, ``finish``, then read ``peak_speed``.
+    """
+
+    channel = 'probe'
+
+    def __init__(self, world) -> None:
+        """Find the fingertip site; start with no samples."""
+        import concurrent.futures
+        self.future: concurrent.futures.Future = concurrent.futures.Future()
+        self.halt_reason = None
+        self.site = world.model.site(world.robot.tcp).id
+        self.samples: list[tuple[float, np.ndarray]] = []
+
+    def start(self, world) -> None:
+        """Nothing to prepare."""
+
+    def pre(self, world) -> None:
+        """Set no controls."""
+
+    def post(self, world):
+        """Keep a sample while the arm moves; finish once asked to."""
+        if self.halt_reason is not None:
+            return True
+        if 'arm' in world.tasks:
+            self.samples.append((float(world.data.time), world.data.site_xpos[self.site].copy()))
+        return None
+
+    def halt(self, reason: str) -> None:
+        """Ask the probe to finish at its next step."""
+        self.halt_reason = reason
+
+    async def finish(self) -> None:
+        """Stop the probe (its samples stay)."""
+        import asyncio
+        self.halt('done')
+        await asyncio.wrap_future(self.future)
+
+    def peak_speed(self, spacing_s: float = 0.01) -> float:
+        """Return the fingertip's peak speed (m/s) over steps ``spacing_s`` apart."""
+        times = np.array([at for at, _ in self.samples])
+        points = np.array([p for _, p in self.samples])
+        step = max(1, round(spacing_s / float(np.median(np.diff(times)))))
+        dt = times[step:] - times[:-step]
+        moving = dt < 1.5 * spacing_s  # pairs that straddle two motions are not a speed
+        speeds = np.linalg.norm(points[step:] - points[:-step], axis=1)[moving] / dt[moving]
+        return float(speeds.max())
+
+
+def world_state(bridge) -> np.ndarray:
+    """Return every joint of the world (arm, fingers, the objects' free joints) from physics."""
+    return bridge.backend.world.snapshot()[0].copy()

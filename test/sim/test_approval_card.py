@@ -22,12 +22,12 @@ import contract_kits  # noqa: F401 - puts bridge_kit on the path
 from bridge_kit import copy_config  # noqa: I100 - on that path
 from mcp import Client
 from mcp.shared.exceptions import MCPError
-from mcp_ros_bridge.backends.sim.world import Task, World
 from mcp_ros_bridge.contract.results import error_block
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
 import mcp_types as types
 import numpy as np
 import pytest
+from sim_support import TipProbe, world_state
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
@@ -40,41 +40,6 @@ MOVES = [('move_arm_to_pose', {'position': {'x': 0.35, 'y': 0.3, 'z': 0.25},
          ('move_arm_joints', {'positions': [-0.6, -0.3, 0.2, -2.0, 0.1, 1.9, 0.5],
                               'velocity_scaling': 0.3}),
          ('move_arm_relative', {'offset': {'x': 0.1, 'z': -0.1}})]
-
-
-class TipProbe(Task[bool]):
-    """Samples the fingertip (sim time, position) at every step while an arm task runs."""
-
-    channel = 'probe'
-
-    def __init__(self) -> None:
-        """Start with no samples."""
-        super().__init__()
-        self.samples: list[tuple[float, np.ndarray]] = []
-        self.site = -1
-
-    def start(self, world: World) -> None:
-        """Find the fingertip site."""
-        self.site = world.model.site(world.robot.tcp).id
-
-    def post(self, world: World) -> bool | None:
-        """Keep a sample while the arm moves; end when halted."""
-        if self.halt_reason is not None:
-            return True
-        if 'arm' in world.tasks:
-            self.samples.append((float(world.data.time),
-                                 world.data.site_xpos[self.site].copy()))
-        return None
-
-    def peak_speed(self, spacing_s: float = 0.01) -> float:
-        """Return the fingertip's peak speed (m/s) over steps ``spacing_s`` apart."""
-        times = np.array([at for at, _ in self.samples])
-        points = np.array([p for _, p in self.samples])
-        step = max(1, round(spacing_s / float(np.median(np.diff(times)))))
-        dt = times[step:] - times[:-step]
-        moving = dt < 1.5 * spacing_s  # pairs that straddle two motions are not a speed
-        speeds = np.linalg.norm(points[step:] - points[:-step], axis=1)[moving] / dt[moving]
-        return float(speeds.max())
 
 
 @pytest.fixture
@@ -104,10 +69,6 @@ def _counting_plans(bridge: Any) -> list[Any]:
     return planned
 
 
-def _state(bridge: Any) -> np.ndarray:
-    return bridge.pipeline.raw_backend.world.snapshot()[0].copy()
-
-
 @pytest.mark.parametrize('mode', MODES)
 async def test_the_question_quotes_the_plan_that_then_runs(bridge: Any, mode: str) -> None:
     """Duration and peak tip speed asked about: within 20 % of the executed motion's."""
@@ -118,16 +79,15 @@ async def test_the_question_quotes_the_plan_that_then_runs(bridge: Any, mode: st
         return types.ElicitResult(action='accept', content={'approve': True})
 
     planned = _counting_plans(bridge)
-    world = bridge.pipeline.raw_backend.world
+    world = bridge.backend.world
     async with Client(bridge.server, mode=mode, elicitation_callback=accept) as client:
         with anyio.fail_after(240):
             for tool, args in MOVES:
-                probe = TipProbe()
+                probe = TipProbe(world)
                 world.submit(probe)
                 before = len(planned)
                 result = await client.call_tool(tool, args)
-                probe.halt('measured')
-                await anyio.to_thread.run_sync(probe.future.result, 30)
+                await probe.finish()
                 assert not result.is_error, result.content[0].text
                 assert len(planned) == before + 1, f'{tool}: planned once, asked, then run'
                 card = CARD.search(asked[-1])
@@ -156,23 +116,23 @@ async def test_an_answer_on_other_arguments_or_a_left_start_is_refused(bridge: A
                                             allow_input_required=True)
             assert isinstance(first, types.InputRequiredResult), first
             assert len(planned) == 1
-            before = _state(bridge)
+            before = world_state(bridge)
             with pytest.raises(MCPError, match='requestState'):
                 await session.call_tool('move_arm_to_pose', other, input_responses=accept,
                                         request_state=first.request_state,
                                         allow_input_required=True)
-            assert np.allclose(before, _state(bridge), atol=1e-4), 'the forged answer moved'
+            assert np.allclose(before, world_state(bridge), atol=1e-4), 'the forged answer moved'
 
             second = await session.call_tool('move_arm_to_pose', asked_for,
                                              allow_input_required=True)
             assert isinstance(second, types.InputRequiredResult)
             moved = await client.call_tool('move_arm_to_posture', {'posture': 'ready'})
             assert not moved.is_error, moved.content[0].text
-            elsewhere = _state(bridge)
+            elsewhere = world_state(bridge)
             stale = await session.call_tool('move_arm_to_pose', asked_for,
                                             input_responses=accept,
                                             request_state=second.request_state,
                                             allow_input_required=True)
             assert isinstance(stale, types.CallToolResult) and stale.is_error
             assert error_block(stale)['code'] == 'STALE_PLAN', stale.content[0].text
-            assert np.allclose(elsewhere, _state(bridge), atol=1e-3), 'a stale plan moved'
+            assert np.allclose(elsewhere, world_state(bridge), atol=1e-3), 'a stale plan moved'

@@ -17,6 +17,7 @@ from mcp_ros_bridge.contract.results import error_block
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
 import numpy as np
 import pytest
+from sim_support import world_state
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
@@ -26,11 +27,6 @@ DOWN = {'roll': 180, 'pitch': 0, 'yaw': 0}
 
 def _pose(x: float, y: float, z: float, **extra) -> dict:
     return {'position': {'x': x, 'y': y, 'z': z}, 'orientation': DOWN, **extra}
-
-
-def _state(bridge) -> np.ndarray:
-    """Return every joint of the world (arm, fingers, objects) from physics."""
-    return bridge.backend.world.snapshot()[0].copy()
 
 
 @pytest.fixture
@@ -45,10 +41,10 @@ async def test_a_kept_plan_runs_once_as_planned(bridge, mode):
     """The plan's facts, then its run: duration within 20 %, at the target; again: refused."""
     async with Client(bridge.server, mode=mode) as c:
         with anyio.fail_after(180):
-            before = _state(bridge)
+            before = world_state(bridge)
             planned = await c.call_tool('move_arm_to_pose',
                                         _pose(0.4, 0.15, 0.3, plan_only=True))
-            assert np.allclose(before, _state(bridge), atol=1e-4), 'plan_only moved'
+            assert np.allclose(before, world_state(bridge), atol=1e-4), 'plan_only moved'
             s = planned.structured_content
             assert s['status'] == 'PLANNED' and s['plan_id'].startswith('plan-'), s
             facts = s['plan']
@@ -57,9 +53,9 @@ async def test_a_kept_plan_runs_once_as_planned(bridge, mode):
             assert s['plan_id'] in planned.content[0].text
             ran = await c.call_tool('execute_plan', {'plan_id': s['plan_id']})
             assert not ran.is_error, ran.content[0].text
-            after = _state(bridge)
+            after = world_state(bridge)
             again = await c.call_tool('execute_plan', {'plan_id': s['plan_id']})
-            assert np.allclose(after, _state(bridge), atol=1e-4), 'a used plan moved'
+            assert np.allclose(after, world_state(bridge), atol=1e-4), 'a used plan moved'
     r = ran.structured_content
     assert r['status'] == 'SUCCEEDED' and r['position_error_mm'] < 2.0, r
     assert r['duration_s'] == pytest.approx(facts['duration_s'], rel=0.2)
@@ -78,18 +74,18 @@ async def test_an_expired_or_stale_plan_is_refused_and_nothing_moves(bridge, mod
             store = plan_store(bridge.pipeline.shared)
             clock = store.clock
             store.clock = lambda: clock() + store.ttl_s + 1.0  # the TTL has passed
-            before = _state(bridge)
+            before = world_state(bridge)
             expired = await c.call_tool('execute_plan',
                                         {'plan_id': first.structured_content['plan_id']})
-            assert np.allclose(before, _state(bridge), atol=1e-4), 'an expired plan moved'
+            assert np.allclose(before, world_state(bridge), atol=1e-4), 'an expired plan moved'
             store.clock = clock
             moved = await c.call_tool('move_arm_to_pose', _pose(0.45, 0.0, 0.25))
             assert not moved.is_error, moved.content[0].text
-            before = _state(bridge)
+            before = world_state(bridge)
             stale = await c.call_tool('execute_plan',
                                       {'plan_id': second.structured_content['plan_id']})
             unknown = await c.call_tool('execute_plan', {'plan_id': 'plan-0123'})
-            assert np.allclose(before, _state(bridge), atol=1e-4), 'a stale plan moved'
+            assert np.allclose(before, world_state(bridge), atol=1e-4), 'a stale plan moved'
     assert error_block(expired)['code'] == 'PLAN_EXPIRED', expired.content[0].text
     assert error_block(stale)['code'] == 'STALE_PLAN', stale.content[0].text
     assert 'no longer starts where the arm is' in stale.content[0].text

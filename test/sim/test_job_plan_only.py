@@ -5,20 +5,16 @@ from mcp import Client
 from mcp_ros_bridge.contract.results import error_block
 import numpy as np
 import pytest
+from sim_support import world_state
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
 MODES = ['legacy', '2026-07-28']
 
 
-def _state(bridge) -> np.ndarray:
-    """Return every joint of the world (arm, fingers, the objects' free joints) from physics."""
-    return bridge.backend.world.snapshot()[0].copy()
-
-
 def _still(before: np.ndarray, bridge) -> bool:
     # a held box settles in the fingers by a fraction of a millimetre; a step would move cm
-    return bool(np.allclose(before, _state(bridge), atol=2e-3))
+    return bool(np.allclose(before, world_state(bridge), atol=2e-3))
 
 
 @pytest.mark.parametrize('mode', MODES)
@@ -26,7 +22,7 @@ async def test_pick_plan_only_returns_the_step_plan_and_moves_nothing(sim_bridge
     """Each step with its fingertip target and how it was checked; arm, fingers, box still."""
     async with Client(sim_bridge.server, mode=mode) as c:
         with anyio.fail_after(120):
-            before = _state(sim_bridge)
+            before = world_state(sim_bridge)
             r = await c.call_tool('pick_object', {'object': 'box', 'plan_only': True})
             assert _still(before, sim_bridge), 'a plan_only pick moved something'
     assert not r.is_error, r.content[0].text
@@ -50,7 +46,7 @@ async def test_place_plan_only_names_the_step_that_would_fail_and_moves_nothing(
         with anyio.fail_after(240):
             picked = await c.call_tool('pick_object', {'object': 'box'})
             assert not picked.is_error, picked.content[0].text
-            before = _state(sim_bridge)
+            before = world_state(sim_bridge)
             far = await c.call_tool('place_object', {'target': {'x': 0.85, 'y': 0.0},
                                                      'plan_only': True})
             good = await c.call_tool('place_object', {'target': {'x': 0.45, 'y': 0.2},

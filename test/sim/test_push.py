@@ -7,7 +7,7 @@ from mcp import Client
 from mcp_ros_bridge.contract.results import error_block
 import numpy as np
 import pytest
-from sim_support import body_state, calls_in_chinese
+from sim_support import body_state, calls_in_chinese, world_state
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
@@ -17,11 +17,6 @@ MODES = ['legacy', '2026-07-28']
 def _tilt_deg(quat):
     _, x, y, _ = quat / np.linalg.norm(quat)
     return math.degrees(math.acos(max(-1.0, min(1.0, 1.0 - 2.0 * (x * x + y * y)))))
-
-
-def _state(bridge):
-    """Return the whole physics state: arm, fingers and every object's pose."""
-    return bridge.backend.world.snapshot()[0].copy()
 
 
 @pytest.mark.parametrize('mode', MODES)
@@ -63,12 +58,12 @@ async def test_push_into_another_object_or_too_far_is_refused_and_nothing_moves(
             for tool, args in (('pick_object', {'object': 'box'}),
                                ('place_object', {'target': {'x': 0.3, 'y': 0.2}})):
                 assert not (await c.call_tool(tool, args)).is_error
-            before = _state(sim_bridge)
+            before = world_state(sim_bridge)
             into = await c.call_tool('push_object', {'object': 'cylinder',
                                                      'direction': 'right', 'distance_m': 0.1})
             far = await c.call_tool('push_object', {'object': 'cylinder',
                                                     'direction': 'left', 'distance_m': 5})
-            after = _state(sim_bridge)
+            after = world_state(sim_bridge)
     text = into.content[0].text
     assert into.is_error and error_block(into)['details']['field'] == 'direction', text
     details = error_block(into)['details']
