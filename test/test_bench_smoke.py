@@ -14,6 +14,9 @@ BENCH = os.path.join(REPO, 'bench')
 NUM = r'-?[\d.]+'
 # script: (what it needs, figure lines its smoke run must print)
 SCRIPTS = {
+    'bench_call_path.py': (('mujoco',), [
+        r'tools/call to SimBackend.execute: \d+ functions in \d+ files',
+        r'whole call:\s+\d+ functions in \d+ files']),
     'bench_console.py': (('mujoco', 'selenium'), [
         rf'no console\s+p50\s+{NUM} ms', rf'console open\s+p50\s+{NUM} ms',
         rf'cost on call latency\s+p50 {NUM}x', rf'motion progress\s+p50\s+{NUM} ms']),
