@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar
 
 from mcp_ros_bridge.backends.port import Image, Plan, ProgressFn, RobotBackend
+from mcp_ros_bridge.capabilities.memory import RobotMemory
 from mcp_ros_bridge.catalog.bindings import Binding
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.geometry import fixed
@@ -45,10 +46,11 @@ class CallContext:
     binding: Binding
     progress: ProgressFn | None = None
     preempted: bool = False  # a stop call found a motion holding the arm and cancelled it
-    shared: dict[str, Any] = field(default_factory=dict)  # kept across calls (the F/T tare)
+    memory: RobotMemory = field(default_factory=RobotMemory)  # kept across calls (the tare)
     # release_robot: ends the caller's lease (set by the call pipeline, which knows the caller)
     release_lease: Callable[[], LeaseRelease] | None = None
     approved: Plan | None = None  # the plan the person approved: the motion runs exactly it
+    chain: list[Plan] | None = None  # a job preview adds each arm plan here (for an approval)
 
     def bound(self, form: type[_Form]) -> _Form:
         """Return the tool's binding as ``form`` (the loader built it for this kind)."""

@@ -6,10 +6,10 @@ from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, GripperState, GripStatus
 from mcp_ros_bridge.capabilities.base import CallContext, fmt, NUM, Outcome, STR
+from mcp_ros_bridge.capabilities.memory import SlipPeak
 from mcp_ros_bridge.messages import said, t
 
 SLIP_SAID_MM = 0.5  # slip from this size on is said in the text, not only in the numbers
-SLIP_KEY = 'grip_slip_peak'  # ctx.shared: (object, largest slip since the grasp, m)
 GRIP_REPORT = {'type': 'object', 'description': said('schema_grip'),
                'properties': {'status': {'enum': ['HOLDING', 'LOST']}, 'object': STR,
                               'slip_mm': NUM, 'slip_since_grasp_mm': NUM}}
@@ -17,7 +17,7 @@ GRIP_REPORT = {'type': 'object', 'description': said('schema_grip'),
 
 def forget_slip(ctx: CallContext) -> None:
     """Start a new grasp's slip record (a grasp or release call)."""
-    ctx.shared.pop(SLIP_KEY, None)
+    ctx.memory.slip = None
 
 
 def slip_since_grasp(ctx: CallContext, state: GripperState) -> float | None:
@@ -30,9 +30,9 @@ def slip_since_grasp(ctx: CallContext, state: GripperState) -> float | None:
     if state.slip_m is None:
         return None
     name = state.object_name or ''
-    held, peak = ctx.shared.get(SLIP_KEY, (name, 0.0))
-    peak = max(state.slip_m, peak if held == name else 0.0)
-    ctx.shared[SLIP_KEY] = (name, peak)
+    kept = ctx.memory.slip
+    peak = max(state.slip_m, kept.peak_m if kept is not None and kept.name == name else 0.0)
+    ctx.memory.slip = SlipPeak(name, peak)
     return float(peak)
 
 

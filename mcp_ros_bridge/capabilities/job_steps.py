@@ -182,6 +182,8 @@ class Preview(Steps):
             await self.job.moved(MotionResult(plan.status, plan.message, fraction=plan.fraction,
                                               details=plan.details))
         self.state = plan.end
+        if self.ctx.chain is not None:
+            self.ctx.chain.append(plan)
         return 'planned', plan.duration_s
 
     async def free(self, target: Pose) -> None:

@@ -16,7 +16,7 @@ from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTI
 from mcp_ros_bridge.capabilities.clearance import add_clearance, CLEARANCE
 from mcp_ros_bridge.capabilities.grip_report import add_grip_report, GRIP_REPORT, held_before
 from mcp_ros_bridge.capabilities.motion_advice import explain_cone_refusal, is_cone_refusal
-from mcp_ros_bridge.capabilities.plan_ids import plan_facts, plan_store
+from mcp_ros_bridge.capabilities.plan_ids import plan_facts
 from mcp_ros_bridge.capabilities.preview import previews_plans, unsupported
 from mcp_ros_bridge.capabilities.scene_changes import (add_scene_changes, scene_before,
                                                        SCENE_CHANGES)
@@ -175,7 +175,7 @@ async def run_motion(ctx: CallContext, args: dict[str, Any], verb: str, goal: Go
         plan = await ctx.backend.plan(goal(limits))
         if not plan.executable:  # not executable (PARTIAL): nothing moved
             return motion_outcome(verb, await ctx.backend.execute(plan), limits)
-        return planned_outcome(verb, plan, plan_store(ctx.shared).keep(plan), limits,
+        return planned_outcome(verb, plan, ctx.memory.plans.keep(plan), limits,
                                requested_m)
     return await run_goal(ctx, verb, goal(limits), requested_m, target)
 
@@ -204,7 +204,7 @@ async def run_goal(ctx: CallContext, verb: str, goal: MotionGoal | Plan,
 
 async def run_execute_plan(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Run the plan a plan_only motion kept, exactly as planned (once, before it expires)."""
-    plan = plan_store(ctx.shared).take(args['plan_id'])
+    plan = ctx.memory.plans.take(args['plan_id'])
     return await run_goal(ctx, t('motion_plan'), plan)
 
 

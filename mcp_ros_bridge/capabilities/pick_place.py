@@ -21,6 +21,7 @@ from mcp_ros_bridge.capabilities.job_preview import planned_job, preview_or_run
 from mcp_ros_bridge.capabilities.job_steps import STEP_PLAN, Steps
 from mcp_ros_bridge.capabilities.jobs import (Job, JOB_FIELDS, refuse_while_holding,
                                               StepFailed)
+from mcp_ros_bridge.capabilities.memory import HeldObject
 from mcp_ros_bridge.capabilities.object_heights import face_above_tcp, grasp_z
 from mcp_ros_bridge.capabilities.placing import (APPROACH_M, place_outcome, PlacePlan,
                                                  plan_place, verify_place)
@@ -104,7 +105,7 @@ async def pick_steps(ctx: CallContext, args: dict[str, Any], job: Job, do: Steps
         grip = await b.gripper_state()
         if grip.status is not GripStatus.HOLDING:
             raise BackendError('LOST', t('pick_lost', object=name), advice=t('pick_lost_fix'))
-    ctx.shared['held_object'] = {'name': name, 'tip_above_centre_m': gz - pose.position[2]}
+    ctx.memory.held = HeldObject(name, gz - pose.position[2])
 
 
 async def run_pick_object(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -149,7 +150,7 @@ async def place_steps(ctx: CallContext, args: dict[str, Any], job: Job, do: Step
     async with job.step('release'):
         await do.release()
     if not job.preview:
-        ctx.shared.pop('held_object', None)
+        ctx.memory.held = None
     async with job.step('retreat'):
         now = await do.here()
         await do.line(do.pose((*now.position[:2], plan.place_z + APPROACH_M), now.orientation))

@@ -42,11 +42,11 @@ def _bad(field: str, message: str, allowed: str, example: str = EXAMPLE) -> Back
 
 async def _held(ctx: CallContext) -> str:
     grip = await ctx.backend.gripper_state()
-    remembered = dict(ctx.shared.get('held_object') or {})
+    remembered = ctx.memory.held
     if grip.status is not GripStatus.HOLDING:
         raise BackendError('NOT_HOLDING', t('place_not_holding', status=grip.status.value),
                            advice=t('place_not_holding_fix'))
-    name = grip.object_name or str(remembered.get('name', ''))
+    name = grip.object_name or (remembered.name if remembered is not None else '')
     if name not in ctx.robot.objects:
         raise BackendError('UNKNOWN_OBJECT', t('place_unknown_held'),
                            advice=t('place_not_holding_fix'))
@@ -113,8 +113,8 @@ async def plan_place(ctx: CallContext, args: dict[str, Any], job: Job) -> PlaceP
         above_centre = tip.position[2] - now.position[2]
         half = half_height(spec, now)
     else:  # remembered from the pick
-        above_centre = float(dict(ctx.shared.get('held_object') or {}).get(
-            'tip_above_centre_m', 0.0))
+        remembered = ctx.memory.held
+        above_centre = remembered.tip_above_centre_m if remembered is not None else 0.0
         half = spec.size_m[2] / 2.0
     if on is not None:
         if on == held:

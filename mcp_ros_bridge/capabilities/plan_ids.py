@@ -63,14 +63,6 @@ class PlanStore:
         return plan
 
 
-def plan_store(shared: dict[str, Any]) -> PlanStore:
-    """Return the robot's plan store (kept with the other state shared across calls)."""
-    store = shared.get('plans')
-    if not isinstance(store, PlanStore):
-        store = shared['plans'] = PlanStore()
-    return store
-
-
 def plan_facts(plan: Plan) -> dict[str, Any]:
     """Return what a person or an agent is shown of a plan (SI, rounded)."""
     facts: dict[str, Any] = {'duration_s': round(plan.duration_s, 3),
@@ -82,4 +74,23 @@ def plan_facts(plan: Plan) -> dict[str, Any]:
         facts['target_m'] = {k: round(float(v), 4) for k, v in zip('xyz', target.position)}
     if plan.start.held:
         facts['object'] = plan.start.held
+    return facts
+
+
+def chain_facts(plans: list[Plan], target: Plan | None = None) -> dict[str, Any]:
+    """
+    Return the facts of a job's chain of arm plans: time and path summed, speeds the peak.
+
+    ``target``: the plan whose end is the job's target (default: the last one).
+    """
+    each = [plan_facts(p) for p in plans]
+    facts: dict[str, Any] = {
+        'motions': len(each),
+        'duration_s': round(sum(f['duration_s'] for f in each), 3),
+        'path_length_m': round(sum(f['path_length_m'] for f in each), 4),
+        'peak_tip_speed_mps': max((f['peak_tip_speed_mps'] for f in each), default=0.0),
+        'peak_joint_speed_rad_s': max((f['peak_joint_speed_rad_s'] for f in each), default=0.0)}
+    last = plan_facts(target) if target is not None else each[-1] if each else {}
+    if 'target_m' in last:
+        facts['target_m'] = last['target_m']
     return facts

@@ -4,24 +4,22 @@ Taring the wrist F/T sensor: zero the gripper-compensated reading at a chosen mo
 The tare is the mean wrench net of the gripper's weight over a still window, in
 the sensor frame; later gripper-compensated readings subtract it, so they are
 the load added since the tare (a container's contents, a residual sensor bias).
-It is kept for the server's life in :attr:`CallContext.shared`, for every client.
+It is kept for the server's life in the robot's memory (:mod:`.memory`), for every client.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import time
 from typing import Any
 
 from mcp_ros_bridge.backends.port import AXES, BackendError
 from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, NUM, Outcome,
                                               output_schema)
+from mcp_ros_bridge.capabilities.memory import Tare
 from mcp_ros_bridge.capabilities.weighing import (gripper_gravity, held_mass_kg, steady,
                                                   window_samples)
 from mcp_ros_bridge.messages import t
 import numpy as np
-
-KEY = 'ft_tare'
 
 TARE_OUTPUT = output_schema({
     'tared': BOOL, 'offset': {'type': 'object', 'additionalProperties': NUM},
@@ -29,33 +27,15 @@ TARE_OUTPUT = output_schema({
 }, ['tared'])
 
 
-@dataclass(frozen=True)
-class Tare:
-    """A stored tare: the compensated wrench (sensor frame) and when it was taken."""
-
-    offset: np.ndarray
-    taken_mono: float
-
-    def age_s(self) -> float:
-        """Return how long ago the tare was taken, in seconds."""
-        return time.monotonic() - self.taken_mono
-
-
 def current(ctx: CallContext) -> Tare | None:
     """Return the tare in force, or None."""
-    return stored(ctx.shared)
-
-
-def stored(shared: dict[str, Any]) -> Tare | None:
-    """Return the tare kept in ``shared`` (the pipeline's state across calls), or None."""
-    tare = shared.get(KEY)
-    return tare if isinstance(tare, Tare) else None
+    return ctx.memory.tare
 
 
 async def run_tare(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     """Store the mean gripper-compensated wrench of a still window as the tare, or clear it."""
     if args['clear']:
-        had = ctx.shared.pop(KEY, None) is not None
+        had, ctx.memory.tare = ctx.memory.tare is not None, None
         return Outcome(t('tare_cleared' if had else 'tare_none'), {'tared': False})
     gravity = await gripper_gravity(ctx)
     if isinstance(gravity, str):
@@ -67,7 +47,7 @@ async def run_tare(ctx: CallContext, args: dict[str, Any]) -> Outcome:
         raise BackendError('INVALID_GOAL', t('tare_unsteady'), advice=t('tare_unsteady_fix'),
                            details={'field': 'window_s', 'value': args['window_s']})
     offset = arr.mean(axis=0) - gravity[0]
-    ctx.shared[KEY] = Tare(offset, time.monotonic())
+    ctx.memory.tare = Tare(offset, time.monotonic())
     grams = round(held_mass_kg(offset, gravity[1]) * 1000.0, 1)
     values = {a: round(float(v), 4) for a, v in zip(AXES, offset)}
     return Outcome(t('tare_taken', samples=arr.shape[0], grams=fmt(grams, 1)),

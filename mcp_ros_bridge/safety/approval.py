@@ -95,6 +95,10 @@ class IssuedApprovals:
         found = self._open.get(_nonce(state))
         return found[1] if found is not None else None
 
+    def is_open(self, state: str | None) -> bool:
+        """Return True if ``state`` names a request this server issued that is unanswered."""
+        return _nonce(state) in self._open
+
     def settle(self, state: str | None) -> bool:
         """Consume the open request ``state`` names; False if this server did not issue it."""
         issued = self._open.pop(_nonce(state), None)

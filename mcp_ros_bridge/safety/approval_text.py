@@ -4,9 +4,12 @@ What the person approving a motion is told: what moves, where, and (from the pla
 A motion that has a checked plan (``execute_plan``'s, or the one the call
 pipeline made for the approval of a single-plan motion) is described by the
 plan's own facts: target, duration, peak tip speed, path length, held object.
-Without a plan (a job, a backend that cannot preview) the text says what the
-arguments ask and the distance to the target, but never a speed or a duration,
-which only a plan knows (velocity scaling limits the joints, not the tip).
+A job that previews (pick, place) is described by its chain of arm plans, each
+planned from where the one before ends: the motions' time and path summed, the
+peak tip speed of all; the job plans each motion again as it runs. Without a
+plan (a backend that cannot preview, a job that does not) the text says what
+the arguments ask and the distance to the target, but never a speed or a
+duration, which only a plan knows (velocity scaling limits the joints, not the tip).
 """
 
 from __future__ import annotations
@@ -15,8 +18,7 @@ import itertools
 import math
 from typing import Any
 
-from mcp_ros_bridge.backends.port import Plan, RobotBackend
-from mcp_ros_bridge.capabilities.plan_ids import plan_facts
+from mcp_ros_bridge.backends.port import RobotBackend
 from mcp_ros_bridge.catalog.loader import ToolSpec
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.geometry import fixed
@@ -24,11 +26,16 @@ from mcp_ros_bridge.messages import t
 
 
 async def plan_summary(spec: ToolSpec, args: dict[str, Any], backend: RobotBackend,
-                       robot: RobotConfig, plan: Plan | None = None) -> str:
-    """Describe what will move: from ``plan`` when there is one, else from the arguments."""
+                       robot: RobotConfig, facts: dict[str, Any] | None = None) -> str:
+    """
+    Describe what will move: from the plan's ``facts`` when there are some, else the arguments.
+
+    ``facts``: :func:`~mcp_ros_bridge.capabilities.plan_ids.plan_facts` of one plan or
+    :func:`~mcp_ros_bridge.capabilities.plan_ids.chain_facts` of a job's plans.
+    """
     lines = [t('approval_asks', title=spec.title, tool=spec.name)]
-    if plan is not None:
-        lines += _plan_lines(plan, robot) + _what_moves(args, robot)
+    if facts is not None:
+        lines += _plan_lines(facts, robot) + _what_moves(args, robot)
         return '\n'.join(lines)
     points = _points(args)
     if points:
@@ -50,11 +57,14 @@ async def plan_summary(spec: ToolSpec, args: dict[str, Any], backend: RobotBacke
     return '\n'.join(lines)
 
 
-def card_facts(plan: Plan, robot: RobotConfig) -> dict[str, Any]:
-    """Return the plan's facts as the console's approval card shows them."""
-    facts = plan_facts(plan)
+def card_facts(facts: dict[str, Any], robot: RobotConfig,
+               args: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Return a plan's (or a job chain's) facts as the console's approval card shows them."""
     shown: dict[str, Any] = {k: facts[k] for k in ('duration_s', 'peak_tip_speed_mps',
-                                                   'path_length_m', 'object') if k in facts}
+                                                   'path_length_m', 'object', 'motions')
+                             if k in facts}
+    if 'object' not in shown and isinstance((args or {}).get('object'), str):
+        shown['object'] = str((args or {})['object'])  # a pick's object: not held yet
     target = facts.get('target_m')
     if target is not None:
         shown['target'] = (f"x={fixed(target['x'], 3)} y={fixed(target['y'], 3)} "
@@ -62,19 +72,22 @@ def card_facts(plan: Plan, robot: RobotConfig) -> dict[str, Any]:
     return shown
 
 
-def _plan_lines(plan: Plan, robot: RobotConfig) -> list[str]:
+def _plan_lines(facts: dict[str, Any], robot: RobotConfig) -> list[str]:
     """Return the target and the plan's duration, peak tip speed, length and held object."""
-    facts = plan_facts(plan)
     lines = []
     target = facts.get('target_m')
     if target is not None:
         lines.append(t('approval_target', x=fixed(target['x'], 3), y=fixed(target['y'], 3),
                        z=fixed(target['z'], 3), frame=robot.base_frame))
-    lines.append(t('approval_plan', duration=f"{facts['duration_s']:.2f}",
-                   speed=f"{facts['peak_tip_speed_mps'] * 1000:.0f}",
-                   length=f"{facts['path_length_m']:.3f}",
-                   object=t('approval_plan_object', object=facts['object'])
-                   if 'object' in facts else ''))
+    said = {'duration': f"{facts['duration_s']:.2f}",
+            'speed': f"{facts['peak_tip_speed_mps'] * 1000:.0f}",
+            'length': f"{facts['path_length_m']:.3f}",
+            'object': t('approval_plan_object', object=facts['object'])
+            if 'object' in facts else ''}
+    if 'motions' in facts:  # a job's chain of plans
+        lines.append(t('approval_job_plan', motions=facts['motions'], **said))
+    else:
+        lines.append(t('approval_plan', **said))
     return lines
 
 

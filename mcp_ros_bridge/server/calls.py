@@ -26,7 +26,8 @@ import anyio
 from mcp.shared.exceptions import MCPError
 from mcp_ros_bridge.backends.port import BackendError, Plan, RobotBackend
 from mcp_ros_bridge.capabilities import CallContext, Kind, KINDS
-from mcp_ros_bridge.capabilities.plan_ids import plan_store
+from mcp_ros_bridge.capabilities.memory import RobotMemory
+from mcp_ros_bridge.capabilities.plan_ids import chain_facts, plan_facts
 from mcp_ros_bridge.capabilities.preview import previews_plans
 from mcp_ros_bridge.catalog.defaults import fill_defaults
 from mcp_ros_bridge.catalog.loader import Catalog, ToolSpec
@@ -88,7 +89,7 @@ class CallPipeline:
         self.approvals = IssuedApprovals()
         self.rate = RateLimiter(settings.motion_rate_per_s, settings.motion_burst)
         self.leases = LeaseGate(settings.lease_ttl_s)
-        self.shared: dict[str, Any] = {}  # state capabilities keep across calls (F/T tare)
+        self.memory = RobotMemory()  # what calls keep about the robot (held object, tare)
         self.desk: OperatorDesk | None = None  # the operator console, when one is served
         self.progress_watchers: list[Callable[[str, float, str], None]] = []
         self._validators: dict[tuple[str, str], ArgumentValidator] = {}
@@ -107,7 +108,7 @@ class CallPipeline:
         self.catalog = catalog
         self.backend = EnvelopedBackend(self.raw_backend, catalog.robot)
         if old is not None and old.robot_hash != catalog.robot_hash:
-            carry_over(old.robot, catalog.robot, self.raw_backend, self.shared)
+            carry_over(old.robot, catalog.robot, self.raw_backend, self.memory)
         keep = {(t.name, catalog.content_hash) for t in catalog.tools}
         self._validators = {k: v for k, v in self._validators.items() if k in keep}
 
@@ -217,16 +218,16 @@ class CallPipeline:
             planned = await self._plan_for_approval(ctx, params, spec, kind, args, epoch)
             if isinstance(planned, types.CallToolResult):
                 return planned  # it cannot be planned: nothing to approve, nothing moved
-            shown = planned  # the plan just made; for execute_plan, the kept plan it runs
-            if shown is None and 'plan_id' in args:
-                shown = plan_store(self.shared).peek(str(args['plan_id']))
+            facts = self._approval_facts(planned, args)
+            if isinstance(planned, list):
+                planned = None  # a job's chain is shown; the job plans again as it runs
             try:
                 summary = await plan_summary(spec, args, self.backend, self.catalog.robot,
-                                             shown)
+                                             facts)
                 pending = await request_approval(
                     ctx, params, summary, self.settings.approval_policy, self.approvals,
                     self.desk, spec.name, planned,
-                    card_facts(shown, self.catalog.robot) if shown is not None else None)
+                    card_facts(facts, self.catalog.robot, args) if facts is not None else None)
             except Denied as exc:
                 self.audit.note('approval', tool=spec.name, outcome='denied', reason=str(exc))
                 return error_result(t('not_approved', tool=spec.name, reason=exc),
@@ -242,26 +243,44 @@ class CallPipeline:
             return await run()
         return await run_once(self.idempotency, scope, spec.name, key, args, run)
 
+    def _approval_facts(self, planned: Plan | list[Plan] | None,
+                        args: dict[str, Any]) -> dict[str, Any] | None:
+        """Return the facts an approval shows: the plan's, the job chain's, or none."""
+        if isinstance(planned, list):
+            return chain_facts(planned)
+        shown = planned  # the plan just made; for execute_plan, the kept plan it runs
+        if shown is None and 'plan_id' in args:
+            shown = self.memory.plans.peek(str(args['plan_id']))
+        return plan_facts(shown) if shown is not None else None
+
     async def _plan_for_approval(self, ctx: RequestContext, params: types.CallToolRequestParams,
                                  spec: ToolSpec, kind: Kind, args: dict[str, Any], epoch: int
-                                 ) -> Plan | types.CallToolResult | None:
+                                 ) -> Plan | list[Plan] | types.CallToolResult | None:
         """
-        Plan a single-plan motion before asking, so the person approves that plan and it runs.
+        Plan a motion before asking, so the person approves what the plan says.
 
-        Returns the plan (on a 2026-07-28 retry: the one its request showed), the result
-        of a motion that cannot be planned (nothing moved), or None: no plan to show (a
-        job, a preview, a backend that cannot plan ahead).
+        A single-plan motion returns its plan (on a 2026-07-28 retry: the one its request
+        showed), which then runs; a job that previews returns its chain of arm plans. The
+        result of a motion that cannot be planned (nothing moved) is returned as it is;
+        None: no plan to show (a preview, a job that does not preview, a backend that
+        cannot plan ahead).
         """
-        if not kind.plans or args.get('plan_only') or not await previews_plans(self.backend):
+        job = not kind.plans and 'plan_only' in kind.parameters
+        if (not (kind.plans or job) or args.get('plan_only')
+                or not await previews_plans(self.backend)):
             return None
         shown = self.approvals.plan_of(params.request_state)
-        if shown is not None:
-            return shown
-        preview = await self._hold_and_run(ctx, spec, kind, {**args, 'plan_only': True}, epoch)
+        if shown is not None or (job and self.approvals.is_open(params.request_state)):
+            return shown  # the retry of a request: its plan runs; a job plans as it runs
+        chain: list[Plan] = []
+        preview = await self._hold_and_run(ctx, spec, kind, {**args, 'plan_only': True}, epoch,
+                                           chain=chain)
+        if preview.is_error or job:
+            return preview if preview.is_error else chain
         plan_id = (preview.structured_content or {}).get('plan_id')
-        if preview.is_error or not isinstance(plan_id, str):
+        if not isinstance(plan_id, str):
             return preview
-        return plan_store(self.shared).take(plan_id)  # the approval holds it, not the agent
+        return self.memory.plans.take(plan_id)  # the approval holds it, not the agent
 
     async def _refusal(self, ctx: RequestContext, spec: ToolSpec,
                        moves: bool) -> types.CallToolResult | None:
@@ -287,8 +306,8 @@ class CallPipeline:
         return None
 
     async def _hold_and_run(self, ctx: RequestContext, spec: ToolSpec, kind: Kind,
-                            args: dict[str, Any], epoch: int,
-                            approved: Plan | None = None) -> types.CallToolResult:
+                            args: dict[str, Any], epoch: int, approved: Plan | None = None,
+                            chain: list[Plan] | None = None) -> types.CallToolResult:
         request = requester_key(ctx)
         if request is not None and request in self._gone:
             return stopped_result(spec, 'why_gone_before')
@@ -302,7 +321,8 @@ class CallPipeline:
                                         reason='why_client_silent')
                 async with stopping_once_cancelled(motion, CANCELLED), heartbeat.watching(
                         ctx.session, ctx.request_id, self.settings.heartbeat_timeout_s, silent):
-                    return await self._run(ctx, spec, kind, args, approved=approved)
+                    return await self._run(ctx, spec, kind, args, approved=approved,
+                                           chain=chain)
         except BusyError as exc:
             return error_result(t('refused', tool=spec.name, reason=exc), 'BUSY',
                                 {'running_tool': exc.running.tool})
@@ -340,8 +360,8 @@ class CallPipeline:
             self.leases.session_ended(session)
 
     async def _run(self, ctx: RequestContext, spec: ToolSpec, kind: Kind, args: dict[str, Any],
-                   timeout: float | None = None,
-                   approved: Plan | None = None) -> types.CallToolResult:
+                   timeout: float | None = None, approved: Plan | None = None,
+                   chain: list[Plan] | None = None) -> types.CallToolResult:
         async def progress(fraction: float, message: str) -> None:
             for watch in self.progress_watchers:
                 watch(spec.name, fraction, message)
@@ -352,9 +372,9 @@ class CallPipeline:
 
         scope = lease_scope(ctx)
         call_ctx = CallContext(self.backend, self.catalog.robot, spec.binding, progress,
-                               shared=self.shared,
+                               memory=self.memory,
                                release_lease=lambda: self.leases.release(scope),
-                               approved=approved)
+                               approved=approved, chain=chain)
         try:
             if kind.preempts:
                 call_ctx.preempted = self.arbiter.preempt('why_stop_arm')

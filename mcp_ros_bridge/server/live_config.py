@@ -13,7 +13,7 @@ import logging
 from typing import Any
 
 from mcp_ros_bridge.backends.port import RobotBackend
-from mcp_ros_bridge.capabilities.tare import KEY as TARE_KEY
+from mcp_ros_bridge.capabilities.memory import RobotMemory
 from mcp_ros_bridge.catalog.loader import robot_fields
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.messages import t
@@ -47,10 +47,10 @@ def changes_gripper_model(changes: list[Change]) -> bool:
 
 
 def carry_over(old: RobotConfig, new: RobotConfig, backend: RobotBackend,
-               shared: dict[str, Any]) -> None:
+               memory: RobotMemory) -> None:
     """Give ``backend`` the new robot.yaml; drop kept state it voids (a tare, new gripper)."""
     backend.reconfigure(new)
-    if changes_gripper_model(robot_changes(old, new)) and shared.pop(TARE_KEY, None) is not None:
+    if memory.reloaded(changes_gripper_model(robot_changes(old, new))):
         log.warning('%s', t('reload_tare_cleared'))
 
 

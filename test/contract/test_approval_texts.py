@@ -16,7 +16,7 @@ import anyio
 from bridge_kit import copy_config, make_bridge, MODES
 from doubles import RecordingBackend
 from mcp import Client
-from mcp_ros_bridge.backends.port import BackendInfo
+from mcp_ros_bridge.backends.port import BackendInfo, GripperState, GripStatus
 from mcp_ros_bridge.server.calls import CallSettings
 import mcp_types as types
 import pytest
@@ -35,7 +35,9 @@ CASES: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
      ('Offset: x=0.000 y=0.000 z=0.100 m', 'The plan: 0.20 s')),
     ('move_until_contact', {'direction': 'down', 'max_distance_m': 0.1},
      ('Straight down, at most 0.100 m at 30 mm/s, until a force above 5',)),
-    ('pick_object', {'object': 'box'}, ('Object: the box.', 'Grip force: 15')),
+    # a job is told by its chain of arm plans (above, descend, lift), then its arguments
+    ('pick_object', {'object': 'box'}, ("The job's 3 arm motions", 'Object: the box.',
+                                        'Grip force: 15')),
     ('place_object', {'on': 'cylinder'}, ('Put it down on the cylinder.',
                                           'Then open the gripper.')),
     ('place_object', {'target': {'x': 0.4, 'y': -0.1}, 'release': False},
@@ -87,7 +89,10 @@ async def _asked(mode: str, tmp_path: Any, tool: str, args: dict[str, Any],
 async def test_the_approval_question_says_what_will_move(mode: str, tmp_path: Any, tool: str,
                                                          args: dict[str, Any],
                                                          said: tuple[str, ...]) -> None:
-    asked = await _asked(mode, tmp_path, tool, args)
+    backend = RecordingBackend()
+    if tool == 'place_object':  # a job's chain is planned first: the hand holds the box
+        backend.grip_state = GripperState(GripStatus.HOLDING, 0.05, 15.0, object_name='box')
+    asked = await _asked(mode, tmp_path, tool, args, backend)
     for words in said:
         assert words in asked[0], (words, asked[0])
 

@@ -12,7 +12,6 @@ import anyio
 import contract_kits  # noqa: F401 - puts bridge_kit on the path
 from bridge_kit import copy_config  # noqa: I100 - on that path
 from mcp import Client
-from mcp_ros_bridge.capabilities.plan_ids import plan_store
 from mcp_ros_bridge.contract.results import error_block
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
 import numpy as np
@@ -71,7 +70,7 @@ async def test_an_expired_or_stale_plan_is_refused_and_nothing_moves(bridge, mod
             first = await c.call_tool('move_arm_to_pose', _pose(0.4, -0.1, 0.3, plan_only=True))
             second = await c.call_tool('move_arm_to_pose', _pose(0.35, 0.1, 0.35,
                                                                  plan_only=True))
-            store = plan_store(bridge.pipeline.shared)
+            store = bridge.pipeline.memory.plans
             clock = store.clock
             store.clock = lambda: clock() + store.ttl_s + 1.0  # the TTL has passed
             before = world_state(bridge)

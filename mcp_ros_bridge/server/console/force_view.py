@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from mcp_ros_bridge.backends.port import RobotBackend
-from mcp_ros_bridge.capabilities.tare import stored
+from mcp_ros_bridge.capabilities.memory import RobotMemory
 from mcp_ros_bridge.capabilities.weighing import gravity_of, window_samples
 from mcp_ros_bridge.catalog.robot import RobotConfig
 import numpy as np
@@ -27,9 +27,9 @@ OVERLAP_S = 0.1  # each read reaches back this much before the last one (no gap 
 class ForceView:
     """The force intervals of one console (the sampler calls :meth:`interval`)."""
 
-    def __init__(self, shared: dict[str, Any]) -> None:
-        """Subtract the tare kept in the pipeline's ``shared`` state."""
-        self.shared = shared
+    def __init__(self, memory: RobotMemory) -> None:
+        """Subtract the tare kept in the robot's ``memory``."""
+        self.memory = memory
         self.last_stamp: float | None = None
         self.motion_tool, self.motion_peak_n = '', 0.0
         self._running = False
@@ -48,7 +48,7 @@ class ForceView:
         if w.stamps:
             self.last_stamp = w.stamps[-1]
         gravity = await gravity_of(backend, robot)
-        tare = stored(self.shared) if isinstance(gravity, tuple) else None
+        tare = self.memory.tare if isinstance(gravity, tuple) else None
         net = 'none' if not isinstance(gravity, tuple) else 'tared' if tare else 'gripper_weight'
         view: dict[str, Any] = {'samples': len(rows), 'net_of': net, 'frame': w.frame_id,
                                 'rate_hz': round(w.rate_hz, 1), 'age_s': round(w.age_s, 3),

@@ -50,7 +50,7 @@ class Console:
         self.pipeline.desk = self.desk
         self.pipeline.progress_watchers.append(self._progress)
         self.pipeline.audit.listeners.append(self._audited)
-        self.forces = ForceView(self.pipeline.shared)
+        self.forces = ForceView(self.pipeline.memory)
         self.faults: dict[str, str] = {}
         self.last: dict[str, Any] | None = None  # how the last motion call ended
         self.url = ''
