@@ -275,8 +275,12 @@ class CallPipeline:
         chain: list[Plan] = []
         preview = await self._hold_and_run(ctx, spec, kind, {**args, 'plan_only': True}, epoch,
                                            chain=chain)
-        if preview.is_error or job:
-            return preview if preview.is_error else chain
+        if preview.is_error:
+            return preview
+        if job:  # shown only when every arm motion was planned from the one before
+            steps = (preview.structured_content or {}).get('plan') or []
+            whole = all(s.get('check') != 'reachable' for s in steps)
+            return chain if chain and whole else None
         plan_id = (preview.structured_content or {}).get('plan_id')
         if not isinstance(plan_id, str):
             return preview
