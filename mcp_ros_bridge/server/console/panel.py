@@ -192,7 +192,8 @@ class Console:
                 if self.pipeline.arbiter.running is not None and self.hub.operators and \
                         time.monotonic() - self._captured_at >= SCENE_EVERY_S:
                     self.capture()  # the scene during a motion, not only after it
-                await asyncio.sleep(max(0.0, period - (time.monotonic() - began)))
+                # a slow read is not caught up on: the next one still waits most of a period
+                await asyncio.sleep(max(0.8 * period, period - (time.monotonic() - began)))
 
     def _watch_motion(self) -> None:
         running = self.pipeline.arbiter.running
