@@ -109,6 +109,7 @@ TABLE: dict[str, tuple[str, str]] = {
     'console_label_gone_held': both('withdrawn — the arm is held', '已撤回——机械臂被保持'),
     'console_label_gone': both('withdrawn (decided, or its client has gone)',
                                '已撤回（已决定或其客户端已离开）'),
+    'console_label_fact_motions': both('motions {v}', '运动段数 {v}'),
     'console_label_fact_duration': both('duration {v} s', '时长 {v} 秒'),
     'console_label_fact_speed': both('peak tip speed {v} mm/s', '末端峰值速度 {v} 毫米/秒'),
     'console_label_fact_target': both('target {v}', '目标 {v}'),

@@ -54,7 +54,8 @@ async def sample(backend: RobotBackend, robot: RobotConfig,
         state['errors']['tip'] = _error(pose)
     else:
         state['tip'] = {'frame': pose.frame_id, 'position_m': [round(v, 4) for v in pose.position],
-                        'orientation_wxyz': [round(v, 4) for v in pose.orientation]}
+                        'orientation_wxyz': [round(v, 4) for v in pose.orientation],
+                        'stamp': round(pose.stamp, 4)}  # the backend's time of the pose (s)
     if isinstance(force, BaseException):
         state['errors']['wrench'] = _error(force)
     else:

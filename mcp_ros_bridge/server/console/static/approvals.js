@@ -16,6 +16,7 @@ window.consoleApprovals = (() => {
   function facts(ctx, w) {
     const f = Object.assign({}, w.plan || {}, w.facts || {}, w);
     const out = [];
+    if (typeof f.motions === 'number') out.push(fact(ctx, 'motions', String(f.motions)));  // a job's chain
     if (typeof f.duration_s === 'number') out.push(fact(ctx, 'duration', f.duration_s.toFixed(1)));
     if (typeof f.peak_tip_speed_mps === 'number') {
       out.push(fact(ctx, 'speed', (f.peak_tip_speed_mps * 1000).toFixed(0)));

@@ -24,9 +24,11 @@
   let live = false;
   let lastState = 0;
   let stream = 0;
-  // Figures for tests and the bench: what was rendered, and how late.
+  // Figures for tests and the bench: what was rendered, and how late. ``tips``: the newest
+  // TIPS_KEPT fingertip samples received, [stamp s (the backend's), x, y, z m], oldest first.
+  const TIPS_KEPT = 1000;
   window.consoleView = { rendered: {}, latencyMs: { motion: [], state: [] }, operator: false,
-    sound: { played: 0 } };
+    sound: { played: 0 }, tips: [] };
 
   function label(key, values) {
     let text = labels[key] || key;
@@ -158,6 +160,11 @@
           bar.appendChild(m);
         }
         row.insertCell().textContent = j.velocity.toFixed(3) + ' ' + j.unit + '/s';
+      }
+      if (d.tip) {
+        const tips = window.consoleView.tips;
+        tips.push([d.tip.stamp, ...d.tip.position_m]);
+        if (tips.length > TIPS_KEPT) tips.shift();
       }
       $('tip').textContent = d.tip ? ['x', 'y', 'z'].map((a, i) => a + ' ' +
         d.tip.position_m[i].toFixed(3)).join('  ') + ' m (' + d.tip.frame + ')' : (d.errors || {}).tip || '';
