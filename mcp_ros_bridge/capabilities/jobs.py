@@ -15,6 +15,7 @@ from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, GripResult, GripStatus, MotionResult
 from mcp_ros_bridge.capabilities.base import CallContext, fmt, NUM, Outcome, STR
+from mcp_ros_bridge.failure import advice_for
 from mcp_ros_bridge.messages import MESSAGES, t
 
 # a step's own "nothing moved" (en, zh), untrue of the job once earlier steps moved
@@ -72,9 +73,9 @@ class Job:
         try:
             yield
         except BackendError as exc:
-            raise StepFailed(await self.failure(exc.code, exc.message, exc.advice or (
-                t('advice_' + exc.code) if 'advice_' + exc.code in MESSAGES else ''),
-                exc.details)) from exc
+            failure = exc.failure.advised()
+            raise StepFailed(await self.failure(failure.code, failure.message, failure.advice,
+                                                dict(failure.details))) from exc
         self.done.append(name)
 
     async def moved(self, result: MotionResult) -> MotionResult:
@@ -122,8 +123,7 @@ class Job:
         replaced by the job's (``job_advice_<code>``: what to change in this
         call); internal geom ids become link names.
         """
-        if f'job_advice_{code}' in MESSAGES:
-            advice = t(f'job_advice_{code}')
+        advice = advice_for(code, 'job_advice_') or advice
         if self.done and not self.preview:
             message, advice = _this_step_only(message), _this_step_only(advice)
         message, advice = named(message), named(advice)

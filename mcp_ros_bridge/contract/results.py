@@ -18,7 +18,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from mcp_ros_bridge.backends.port import BackendError
 from mcp_ros_bridge.capabilities.base import Outcome
-from mcp_ros_bridge.messages import MESSAGES, t
+from mcp_ros_bridge.messages import t
 import mcp_types as types
 
 ERROR_META_KEY = 'io.github.mcp_ros_bridge/error'
@@ -81,12 +81,11 @@ def error_result(text: str, code: str, details: dict[str, Any] | None = None
 
 def backend_error_result(tool: str, exc: BackendError) -> types.CallToolResult:
     """Render a BackendError with its advice; nothing further was executed."""
-    advice = exc.advice or (t('advice_' + exc.code) if 'advice_' + exc.code in MESSAGES
-                            else '')
-    text = t('backend_failed', tool=tool, code=exc.code, message=exc.message)
-    if advice:
-        text += f' {advice}'
-    return error_result(text, exc.code, {'message': exc.message, **exc.details})
+    failure = exc.failure.advised()
+    text = t('backend_failed', tool=tool, code=failure.code, message=failure.message)
+    if failure.advice:
+        text += f' {failure.advice}'
+    return error_result(text, failure.code, {'message': failure.message, **failure.details})
 
 
 def end_of(result: types.CallToolResult) -> dict[str, Any]:
