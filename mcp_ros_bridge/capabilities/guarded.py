@@ -13,6 +13,7 @@ from mcp_ros_bridge.capabilities.grip_report import held_before
 from mcp_ros_bridge.capabilities.motion import failure_details
 from mcp_ros_bridge.capabilities.scene_changes import (add_scene_changes, scene_before,
                                                        SCENE_CHANGES)
+from mcp_ros_bridge.failure import Failure
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict
 from mcp_ros_bridge.messages import MESSAGES, said, t
 from transforms3d.quaternions import rotate_vector
@@ -174,8 +175,8 @@ def guarded_outcome(result: MotionResult) -> Outcome:
                  off=fmt(c.get('from_tip_m', 0.0), 3), tip=fmt(c['tip_m']['z'], 4),
                  force=fmt(c['force_n'], 1), after=_after(c), where=where)
         return Outcome(text + ' ' + t('guarded_other_part_fix', body=c['body']), s,
-                       is_error=True, error_code=s['status'],
-                       error_details=failure_details(result, s))
+                       Failure(s['status'], result.message,
+                               details=failure_details(result, s)))
     if s['status'] == 'NO_CONTACT':
         limit = t('guarded_limited', by=s['path_limited_by']) if 'path_limited_by' in s else ''
         peak = float(s.get('peak_force_n', 0.0))
@@ -187,9 +188,9 @@ def guarded_outcome(result: MotionResult) -> Outcome:
     key = f'motion_advice_{result.status.value}'
     advice = str(result.details.get('advice') or (t(key) if key in MESSAGES else ''))
     return Outcome(t('guarded_ended', status=s['status'], message=result.message,
-                     advice=advice, where=where), s, is_error=True,
-                   error_code=str(result.details.get('code') or result.status.value),
-                   error_details=failure_details(result, s))
+                     advice=advice, where=where), s,
+                   Failure(str(result.details.get('code') or result.status.value),
+                           result.message, details=failure_details(result, s)))
 
 
 async def run_move_until_contact(ctx: CallContext, args: dict[str, Any]) -> Outcome:

@@ -15,7 +15,7 @@ from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, GripResult, GripStatus, MotionResult
 from mcp_ros_bridge.capabilities.base import CallContext, fmt, NUM, Outcome, STR
-from mcp_ros_bridge.failure import advice_for
+from mcp_ros_bridge.failure import advice_for, Failure
 from mcp_ros_bridge.messages import MESSAGES, t
 
 # a step's own "nothing moved" (en, zh), untrue of the job once earlier steps moved
@@ -137,9 +137,9 @@ class Job:
         s = {**self.structured, 'status': 'FAILED', 'message': message,
              'steps_done': done_list, 'failed_step': self.current}
         extra = {'plan_only': True, 'steps_checked': list(self.done)} if self.preview else {}
-        return Outcome(text, s, is_error=True, error_code=code,
-                       error_details={**details, 'failed_step': self.current,
-                                      'steps_done': done_list, 'state': state, **extra})
+        return Outcome(text, s, Failure(code, message, advice, {
+            **details, 'failed_step': self.current, 'steps_done': done_list, 'state': state,
+            **extra}))
 
 
 def _this_step_only(text: str) -> str:

@@ -21,6 +21,7 @@ from mcp_ros_bridge.capabilities.preview import previews_plans, unsupported
 from mcp_ros_bridge.capabilities.scene_changes import (add_scene_changes, scene_before,
                                                        SCENE_CHANGES)
 from mcp_ros_bridge.catalog.bindings import FrameBinding, PathBinding
+from mcp_ros_bridge.failure import Failure
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict, rpy_deg_to_quat
 from mcp_ros_bridge.messages import MESSAGES, said, t
 
@@ -112,9 +113,9 @@ def motion_outcome(verb: str, result: MotionResult, limits: MotionLimits, *,
     peak = (t('motion_peak_force', force=fmt(result.peak_force_n, 1))
             if result.peak_force_n is not None else '')
     return Outcome(t('motion_ended', verb=verb, status=result.status, message=result.message,
-                     peak=peak, advice=advice, where=where), s, is_error=True,
-                   error_code=str(result.details.get('code') or result.status.value),
-                   error_details=failure_details(result, s))
+                     peak=peak, advice=advice, where=where), s,
+                   Failure(str(result.details.get('code') or result.status.value),
+                           result.message, details=failure_details(result, s)))
 
 
 MEASURED = ('status', 'fraction', 'position_error_mm', 'orientation_error_deg', 'peak_force_n')
@@ -270,7 +271,8 @@ async def run_stop(ctx: CallContext, args: dict[str, Any]) -> Outcome:
                'message': result.message}
     if result.status is MotionStatus.FAILED:  # the backend could not confirm the arm is still
         return Outcome(t('stop_unconfirmed', message=result.message,
-                         advice=result.details.get('advice', '')), content, is_error=True)
+                         advice=result.details.get('advice', '')), content,
+                       Failure(result.status.value, result.message))
     if stopped and result.status is MotionStatus.IDLE:
         # A motion call was queued or planning: it ended before the arm moved.
         content.update(status=MotionStatus.STOPPED.value, message=t('stop_before_motion_note'))
