@@ -31,7 +31,7 @@ import itertools
 import math
 from typing import Any, Protocol, runtime_checkable, TYPE_CHECKING
 
-from mcp_ros_bridge.failure import Failure
+from mcp_ros_bridge.failure import advice_for, Failure
 
 if TYPE_CHECKING:  # annotations only: importing the port loads no other project module
     from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
@@ -418,6 +418,19 @@ class MotionResult:
     def succeeded(self) -> bool:
         """Return True when the motion reached its goal."""
         return self.status is MotionStatus.SUCCEEDED
+
+    @property
+    def failure(self) -> Failure:
+        """
+        Return how the motion failed: the backend's code or the status, message and advice.
+
+        The advice is the backend's (``details['advice']``) or the status's
+        (``motion_advice_<STATUS>``), as written (the English ones start with a space).
+        """
+        code = str(self.details.get('code') or self.status.value)
+        advice = str(self.details.get('advice') or advice_for(self.status.value,
+                                                              'motion_advice_'))
+        return Failure(code, self.message, advice, dict(self.details))
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any
 from mcp_ros_bridge.backends.port import BackendError, GripResult, GripStatus, MotionResult
 from mcp_ros_bridge.capabilities.base import CallContext, fmt, NUM, Outcome, STR
 from mcp_ros_bridge.failure import advice_for, Failure
-from mcp_ros_bridge.messages import MESSAGES, t
+from mcp_ros_bridge.messages import t
 
 # a step's own "nothing moved" (en, zh), untrue of the job once earlier steps moved
 _NOTHING_MOVED = re.compile(r'[Nn]othing (?:moved|was executed)(?: again)?|没有(?:执行)?任何运动')
@@ -82,10 +82,8 @@ class Job:
         """Fail the step unless the motion succeeded."""
         self.took(result.duration_s)
         if not result.succeeded:
-            key = f'motion_advice_{result.status.value}'
-            advice = str(result.details.get('advice') or (t(key) if key in MESSAGES else ''))
-            raise BackendError(str(result.details.get('code') or result.status.value),
-                               result.message, advice=advice.strip())
+            failed = result.failure  # its code, message and advice; the motion's facts stay out
+            raise BackendError(failed.code, failed.message, advice=failed.advice.strip())
         return result
 
     async def gripped(self, result: GripResult, want: GripStatus) -> GripResult:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 import itertools
 import math
 from typing import Any
@@ -23,7 +24,7 @@ from mcp_ros_bridge.capabilities.scene_changes import (add_scene_changes, scene_
 from mcp_ros_bridge.catalog.bindings import FrameBinding, PathBinding
 from mcp_ros_bridge.failure import Failure
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict, rpy_deg_to_quat
-from mcp_ros_bridge.messages import MESSAGES, said, t
+from mcp_ros_bridge.messages import said, t
 
 MOTION_OUTPUT = output_schema({
     'status': {'type': 'string',
@@ -107,25 +108,22 @@ def motion_outcome(verb: str, result: MotionResult, limits: MotionLimits, *,
         if 'position_error_mm' in s:
             text += t('motion_position_error', error=fmt(s['position_error_mm'], 2))
         return Outcome(text, s)
-    advice_key = f'motion_advice_{result.status.value}'
-    advice = (f" {result.details['advice']}" if result.details.get('advice') else
-              t(advice_key) if advice_key in MESSAGES else '')
+    failed = motion_failure(result, s)
+    advice = f' {failed.advice}' if result.details.get('advice') else failed.advice
     peak = (t('motion_peak_force', force=fmt(result.peak_force_n, 1))
             if result.peak_force_n is not None else '')
     return Outcome(t('motion_ended', verb=verb, status=result.status, message=result.message,
-                     peak=peak, advice=advice, where=where), s,
-                   Failure(str(result.details.get('code') or result.status.value),
-                           result.message, details=failure_details(result, s)))
+                     peak=peak, advice=advice, where=where), s, failed)
 
 
 MEASURED = ('status', 'fraction', 'position_error_mm', 'orientation_error_deg', 'peak_force_n')
 
 
-def failure_details(result: MotionResult, structured: dict[str, Any]) -> dict[str, Any]:
-    """Return the ``_meta`` details of a failed motion: the backend's facts and the measures."""
+def motion_failure(result: MotionResult, structured: dict[str, Any]) -> Failure:
+    """Return a failed motion's failure with the backend's JSON facts and the measures."""
     details = {k: v for k, v in result.details.items() if _plain(v)}
     details.update({k: structured[k] for k in MEASURED if k in structured})
-    return details
+    return replace(result.failure, details=details)
 
 
 def _plain(value: Any) -> bool:
