@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 import re
 from typing import Any
 
@@ -33,12 +34,12 @@ def named(text: str) -> str:
 
 
 class StepFailed(Exception):
-    """A job step failed; ``outcome`` is the error result to return."""
+    """A job step failed: its failure in the job's words and the robot's state after it."""
 
-    def __init__(self, outcome: Outcome) -> None:
-        """Keep the outcome."""
-        super().__init__(outcome.text)
-        self.outcome = outcome
+    def __init__(self, failure: Failure, state: str) -> None:
+        """Keep the failure and the state ("holding the box at z 0.150 m")."""
+        super().__init__(f'{failure.code}: {failure.message}')
+        self.failure, self.state = failure, state
 
 
 class Job:
@@ -73,9 +74,8 @@ class Job:
         try:
             yield
         except BackendError as exc:
-            failure = exc.failure.advised()
-            raise StepFailed(await self.failure(failure.code, failure.message, failure.advice,
-                                                dict(failure.details))) from exc
+            raise StepFailed(self._in_job_words(exc.failure.advised()),
+                             await self.where()) from exc
         self.done.append(name)
 
     async def moved(self, result: MotionResult) -> MotionResult:
@@ -112,32 +112,35 @@ class Job:
             return t('job_state_holding', object=grip.object_name or self.held or '?', z=z)
         return t('job_state_empty', status=grip.status.value, z=z)
 
-    async def failure(self, code: str, message: str, advice: str,
-                      details: dict[str, Any]) -> Outcome:
+    def _in_job_words(self, failure: Failure) -> Failure:
         """
-        Return the error outcome of the current step with what had already happened.
+        Return the current step's failure as the job tells it.
 
         Advice written for a path tool (split the path, move the waypoints) is
         replaced by the job's (``job_advice_<code>``: what to change in this
         call); internal geom ids become link names.
         """
-        advice = advice_for(code, 'job_advice_') or advice
+        message = failure.message
+        advice = advice_for(failure.code, 'job_advice_') or failure.advice
         if self.done and not self.preview:
             message, advice = _this_step_only(message), _this_step_only(advice)
-        message, advice = named(message), named(advice)
+        return replace(failure, message=named(message), advice=named(advice))
+
+    def outcome(self, failed: StepFailed) -> Outcome:
+        """Return the error outcome of the failed step with what had already happened."""
+        f = failed.failure
         done = ', '.join(t('step_' + s) for s in self.done) or t('job_nothing_done')
         if self.preview and self.done:  # nothing ran: the steps before were planned, checked
             done = t('job_preview_checked', steps=done)
-        state = await self.where()
-        text = t('job_failed', tool=self.tool, step=t('step_' + self.current), code=code,
-                 message=message, advice=advice, done=done, state=state)
+        text = t('job_failed', tool=self.tool, step=t('step_' + self.current), code=f.code,
+                 message=f.message, advice=f.advice, done=done, state=failed.state)
         done_list = [] if self.preview else list(self.done)
-        s = {**self.structured, 'status': 'FAILED', 'message': message,
+        s = {**self.structured, 'status': 'FAILED', 'message': f.message,
              'steps_done': done_list, 'failed_step': self.current}
         extra = {'plan_only': True, 'steps_checked': list(self.done)} if self.preview else {}
-        return Outcome(text, s, Failure(code, message, advice, {
-            **details, 'failed_step': self.current, 'steps_done': done_list, 'state': state,
-            **extra}))
+        details = {**f.details, 'failed_step': self.current, 'steps_done': done_list,
+                   'state': failed.state, **extra}
+        return Outcome(text, s, replace(f, details=details))
 
 
 def _this_step_only(text: str) -> str:

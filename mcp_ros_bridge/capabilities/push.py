@@ -133,10 +133,9 @@ async def run_push_object(ctx: CallContext, args: dict[str, Any]) -> Outcome:
         async with job.step('verify'):
             await _verify(ctx, job, name, start, plan.unit, distance)
     except StepFailed as failed:
-        outcome = failed.outcome
-        code = outcome.failure.code if outcome.failure is not None else ''
-        if code in ('SHORT', 'LONG', 'TIPPED', 'FELL'):  # it ran; it is off
-            outcome.structured['status'] = code
+        outcome = job.outcome(failed)
+        if failed.failure.code in ('SHORT', 'LONG', 'TIPPED', 'FELL'):  # it ran; it is off
+            outcome.structured['status'] = failed.failure.code
         if 'descend' in job.done and 'moved_m' not in outcome.structured:  # it may have moved
             await _measure(ctx, name, scene.get(name), plan.unit, outcome)
         await add_scene_changes(ctx, scene, None, outcome, intended=name)

@@ -23,7 +23,7 @@ def _failed(code: str, message: str, advice: str):
         with pytest.raises(StepFailed) as failed:
             async with job.step('descend'):
                 raise BackendError(code, message, advice=advice)
-        return failed.value.outcome
+        return job.outcome(failed.value)
     return anyio.run(run)
 
 
