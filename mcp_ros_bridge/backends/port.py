@@ -31,6 +31,8 @@ import itertools
 import math
 from typing import Any, Protocol, runtime_checkable, TYPE_CHECKING
 
+from mcp_ros_bridge.failure import advice_for, Failure
+
 if TYPE_CHECKING:  # annotations only: importing the port loads no other project module
     from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
     from mcp_ros_bridge.catalog.robot import RobotConfig
@@ -85,7 +87,7 @@ class GripStatus(Status):
 
 class BackendError(Exception):
     """
-    A failure the agent can act on, with a machine-readable code.
+    A failure the agent can act on, raised; ``failure`` holds its code, message, advice, details.
 
     ``code`` follows MoveIt's ``MoveItErrorCodes`` names where one fits
     (``NO_IK_SOLUTION``, ``GOAL_IN_COLLISION``, ``PLANNING_FAILED``,
@@ -102,12 +104,35 @@ class BackendError(Exception):
 
     def __init__(self, code: str, message: str, *, advice: str = '',
                  details: Mapping[str, Any] | None = None) -> None:
-        """Store the code, the human message, advice and structured details."""
+        """Keep the failure: the code, the human message, advice and structured details."""
         super().__init__(f'{code}: {message}')
-        self.code = code
-        self.message = message
-        self.advice = advice
-        self.details = dict(details or {})
+        self.failure = Failure(code, message, advice, dict(details or {}))
+
+    @staticmethod
+    def of(failure: Failure) -> BackendError:
+        """Return the error that raises ``failure``."""
+        return BackendError(failure.code, failure.message, advice=failure.advice,
+                            details=failure.details)
+
+    @property
+    def code(self) -> str:
+        """Return the failure's code."""
+        return self.failure.code
+
+    @property
+    def message(self) -> str:
+        """Return the failure's human message."""
+        return self.failure.message
+
+    @property
+    def advice(self) -> str:
+        """Return the failure's own advice, or '' when it has none."""
+        return self.failure.advice
+
+    @property
+    def details(self) -> Mapping[str, Any]:
+        """Return the failure's structured details."""
+        return self.failure.details
 
 
 @dataclass(frozen=True)
@@ -393,6 +418,19 @@ class MotionResult:
     def succeeded(self) -> bool:
         """Return True when the motion reached its goal."""
         return self.status is MotionStatus.SUCCEEDED
+
+    @property
+    def failure(self) -> Failure:
+        """
+        Return how the motion failed: the backend's code or the status, message and advice.
+
+        The advice is the backend's (``details['advice']``) or the status's
+        (``motion_advice_<STATUS>``), as written (the English ones start with a space).
+        """
+        code = str(self.details.get('code') or self.status.value)
+        advice = str(self.details.get('advice') or advice_for(self.status.value,
+                                                              'motion_advice_'))
+        return Failure(code, self.message, advice, dict(self.details))
 
 
 @dataclass(frozen=True)

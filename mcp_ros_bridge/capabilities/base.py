@@ -10,6 +10,7 @@ from mcp_ros_bridge.backends.port import Image, Plan, ProgressFn, RobotBackend
 from mcp_ros_bridge.capabilities.memory import RobotMemory
 from mcp_ros_bridge.catalog.bindings import Binding
 from mcp_ros_bridge.catalog.robot import RobotConfig
+from mcp_ros_bridge.failure import Failure
 from mcp_ros_bridge.geometry import fixed
 from mcp_ros_bridge.messages import said
 
@@ -18,14 +19,22 @@ _Form = TypeVar('_Form', bound=Binding)
 
 @dataclass
 class Outcome:
-    """The result of one tool call before it becomes a CallToolResult."""
+    """
+    The result of one tool call before it becomes a CallToolResult.
+
+    An error outcome has a ``failure``: its code and details are the result's
+    error block; ``text`` already tells it.
+    """
 
     text: str
     structured: dict[str, Any]
-    is_error: bool = False
+    failure: Failure | None = None
     images: list[Image] = field(default_factory=list)
-    error_code: str = ''
-    error_details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_error(self) -> bool:
+        """Return True for an error outcome."""
+        return self.failure is not None
 
 
 class LeaseRelease(NamedTuple):

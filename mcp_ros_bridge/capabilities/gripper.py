@@ -11,6 +11,7 @@ from mcp_ros_bridge.capabilities.base import (BOOL, CallContext, fmt, Kind, MOTI
                                               output_schema, READ_ONLY, STR)
 from mcp_ros_bridge.capabilities.grip_report import forget_slip, slip_since_grasp
 from mcp_ros_bridge.catalog.bindings import GraspBinding, ReleaseBinding
+from mcp_ros_bridge.failure import Failure
 from mcp_ros_bridge.messages import t
 
 FORCE_SOURCE = {'enum': ['measured', 'commanded']}
@@ -51,10 +52,10 @@ async def run_grasp(ctx: CallContext, args: dict[str, Any]) -> Outcome:
         return Outcome(t('grasp_holding', gap=gap, force=force,
                          requested=fmt(goal.force_n, 1)), s)
     if r.status is GripStatus.EMPTY:
-        return Outcome(t('grasp_empty', gap=gap), s, is_error=True)
+        return Outcome(t('grasp_empty', gap=gap), s, Failure(r.status.value, r.message))
     held = t('grasp_still_squeezing') if r.object_held else ''
     return Outcome(t('grasp_ended', status=r.status, message=r.message, gap=gap, force=force)
-                   + held, s, is_error=True)
+                   + held, s, Failure(r.status.value, r.message))
 
 
 async def run_release(ctx: CallContext, args: dict[str, Any]) -> Outcome:
@@ -67,7 +68,8 @@ async def run_release(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     s = _grip_dict(r)
     if r.status is GripStatus.OPEN:
         return Outcome(t('release_open', gap=fmt(r.width_m * 1000, 1)), s)
-    return Outcome(t('release_ended', status=r.status, message=r.message), s, is_error=True)
+    return Outcome(t('release_ended', status=r.status, message=r.message), s,
+                   Failure(r.status.value, r.message))
 
 
 CLOSE_TOLERANCE_M = 0.002  # a gap this close to the target counts as reached
@@ -99,10 +101,10 @@ async def run_close_gripper(ctx: CallContext, args: dict[str, Any]) -> Outcome:
         text = t('close_blocked', gap=gap, target=fmt(target * 1000, 1),
                  eased=fmt(back.width_m * 1000, 1))
         return Outcome(text, _grip_dict(back) | {'status': 'BLOCKED', 'message': text},
-                       is_error=True, error_code='BLOCKED',
-                       error_details={'blocked_at_m': round(r.width_m, 5),
-                                      'target_width_m': target})
-    return Outcome(t('close_ended', status=r.status, message=r.message), s, is_error=True)
+                       Failure('BLOCKED', text, details={'blocked_at_m': round(r.width_m, 5),
+                                                         'target_width_m': target}))
+    return Outcome(t('close_ended', status=r.status, message=r.message), s,
+                   Failure(r.status.value, r.message))
 
 
 def state_dict(g: GripperState) -> dict[str, Any]:

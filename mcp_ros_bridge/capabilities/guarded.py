@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 import math
 from typing import Any
 
@@ -10,11 +11,11 @@ from mcp_ros_bridge.backends.port import (BackendError, GuardedGoal, MotionLimit
 from mcp_ros_bridge.capabilities.base import (CallContext, fmt, Kind, MOTION, NUM, Outcome,
                                               output_schema, POSE_BRIEF, STR, XYZ)
 from mcp_ros_bridge.capabilities.grip_report import held_before
-from mcp_ros_bridge.capabilities.motion import failure_details
+from mcp_ros_bridge.capabilities.motion import motion_failure
 from mcp_ros_bridge.capabilities.scene_changes import (add_scene_changes, scene_before,
                                                        SCENE_CHANGES)
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict
-from mcp_ros_bridge.messages import MESSAGES, said, t
+from mcp_ros_bridge.messages import said, t
 from transforms3d.quaternions import rotate_vector
 
 DIRECTIONS: dict[str, tuple[float, float, float]] = {
@@ -174,8 +175,7 @@ def guarded_outcome(result: MotionResult) -> Outcome:
                  off=fmt(c.get('from_tip_m', 0.0), 3), tip=fmt(c['tip_m']['z'], 4),
                  force=fmt(c['force_n'], 1), after=_after(c), where=where)
         return Outcome(text + ' ' + t('guarded_other_part_fix', body=c['body']), s,
-                       is_error=True, error_code=s['status'],
-                       error_details=failure_details(result, s))
+                       replace(motion_failure(result, s), code=s['status']))
     if s['status'] == 'NO_CONTACT':
         limit = t('guarded_limited', by=s['path_limited_by']) if 'path_limited_by' in s else ''
         peak = float(s.get('peak_force_n', 0.0))
@@ -184,12 +184,9 @@ def guarded_outcome(result: MotionResult) -> Outcome:
                              peak=fmt(peak, 1), limit=limit, where=where), s)
         return Outcome(t('guarded_no_contact', travelled=fmt(s['travelled_m'], 4),
                          limit=limit, where=where), s)
-    key = f'motion_advice_{result.status.value}'
-    advice = str(result.details.get('advice') or (t(key) if key in MESSAGES else ''))
+    failed = motion_failure(result, s)
     return Outcome(t('guarded_ended', status=s['status'], message=result.message,
-                     advice=advice, where=where), s, is_error=True,
-                   error_code=str(result.details.get('code') or result.status.value),
-                   error_details=failure_details(result, s))
+                     advice=failed.advice, where=where), s, failed)
 
 
 async def run_move_until_contact(ctx: CallContext, args: dict[str, Any]) -> Outcome:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 import re
 from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, GripResult, GripStatus, MotionResult
 from mcp_ros_bridge.capabilities.base import CallContext, fmt, NUM, Outcome, STR
-from mcp_ros_bridge.messages import MESSAGES, t
+from mcp_ros_bridge.failure import advice_for, Failure
+from mcp_ros_bridge.messages import t
 
 # a step's own "nothing moved" (en, zh), untrue of the job once earlier steps moved
 _NOTHING_MOVED = re.compile(r'[Nn]othing (?:moved|was executed)(?: again)?|没有(?:执行)?任何运动')
@@ -32,12 +34,12 @@ def named(text: str) -> str:
 
 
 class StepFailed(Exception):
-    """A job step failed; ``outcome`` is the error result to return."""
+    """A job step failed: its failure in the job's words and the robot's state after it."""
 
-    def __init__(self, outcome: Outcome) -> None:
-        """Keep the outcome."""
-        super().__init__(outcome.text)
-        self.outcome = outcome
+    def __init__(self, failure: Failure, state: str) -> None:
+        """Keep the failure and the state ("holding the box at z 0.150 m")."""
+        super().__init__(f'{failure.code}: {failure.message}')
+        self.failure, self.state = failure, state
 
 
 class Job:
@@ -72,19 +74,16 @@ class Job:
         try:
             yield
         except BackendError as exc:
-            raise StepFailed(await self.failure(exc.code, exc.message, exc.advice or (
-                t('advice_' + exc.code) if 'advice_' + exc.code in MESSAGES else ''),
-                exc.details)) from exc
+            raise StepFailed(self._in_job_words(exc.failure.advised()),
+                             await self.where()) from exc
         self.done.append(name)
 
     async def moved(self, result: MotionResult) -> MotionResult:
         """Fail the step unless the motion succeeded."""
         self.took(result.duration_s)
         if not result.succeeded:
-            key = f'motion_advice_{result.status.value}'
-            advice = str(result.details.get('advice') or (t(key) if key in MESSAGES else ''))
-            raise BackendError(str(result.details.get('code') or result.status.value),
-                               result.message, advice=advice.strip())
+            failed = result.failure  # its code, message and advice; the motion's facts stay out
+            raise BackendError(failed.code, failed.message, advice=failed.advice.strip())
         return result
 
     async def gripped(self, result: GripResult, want: GripStatus) -> GripResult:
@@ -113,33 +112,35 @@ class Job:
             return t('job_state_holding', object=grip.object_name or self.held or '?', z=z)
         return t('job_state_empty', status=grip.status.value, z=z)
 
-    async def failure(self, code: str, message: str, advice: str,
-                      details: dict[str, Any]) -> Outcome:
+    def _in_job_words(self, failure: Failure) -> Failure:
         """
-        Return the error outcome of the current step with what had already happened.
+        Return the current step's failure as the job tells it.
 
         Advice written for a path tool (split the path, move the waypoints) is
         replaced by the job's (``job_advice_<code>``: what to change in this
         call); internal geom ids become link names.
         """
-        if f'job_advice_{code}' in MESSAGES:
-            advice = t(f'job_advice_{code}')
+        message = failure.message
+        advice = advice_for(failure.code, 'job_advice_') or failure.advice
         if self.done and not self.preview:
             message, advice = _this_step_only(message), _this_step_only(advice)
-        message, advice = named(message), named(advice)
+        return replace(failure, message=named(message), advice=named(advice))
+
+    def outcome(self, failed: StepFailed) -> Outcome:
+        """Return the error outcome of the failed step with what had already happened."""
+        f = failed.failure
         done = ', '.join(t('step_' + s) for s in self.done) or t('job_nothing_done')
         if self.preview and self.done:  # nothing ran: the steps before were planned, checked
             done = t('job_preview_checked', steps=done)
-        state = await self.where()
-        text = t('job_failed', tool=self.tool, step=t('step_' + self.current), code=code,
-                 message=message, advice=advice, done=done, state=state)
+        text = t('job_failed', tool=self.tool, step=t('step_' + self.current), code=f.code,
+                 message=f.message, advice=f.advice, done=done, state=failed.state)
         done_list = [] if self.preview else list(self.done)
-        s = {**self.structured, 'status': 'FAILED', 'message': message,
+        s = {**self.structured, 'status': 'FAILED', 'message': f.message,
              'steps_done': done_list, 'failed_step': self.current}
         extra = {'plan_only': True, 'steps_checked': list(self.done)} if self.preview else {}
-        return Outcome(text, s, is_error=True, error_code=code,
-                       error_details={**details, 'failed_step': self.current,
-                                      'steps_done': done_list, 'state': state, **extra})
+        details = {**f.details, 'failed_step': self.current, 'steps_done': done_list,
+                   'state': failed.state, **extra}
+        return Outcome(text, s, replace(f, details=details))
 
 
 def _this_step_only(text: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 import itertools
 import math
 from typing import Any
@@ -21,8 +22,9 @@ from mcp_ros_bridge.capabilities.preview import previews_plans, unsupported
 from mcp_ros_bridge.capabilities.scene_changes import (add_scene_changes, scene_before,
                                                        SCENE_CHANGES)
 from mcp_ros_bridge.catalog.bindings import FrameBinding, PathBinding
+from mcp_ros_bridge.failure import Failure
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict, rpy_deg_to_quat
-from mcp_ros_bridge.messages import MESSAGES, said, t
+from mcp_ros_bridge.messages import said, t
 
 MOTION_OUTPUT = output_schema({
     'status': {'type': 'string',
@@ -106,25 +108,22 @@ def motion_outcome(verb: str, result: MotionResult, limits: MotionLimits, *,
         if 'position_error_mm' in s:
             text += t('motion_position_error', error=fmt(s['position_error_mm'], 2))
         return Outcome(text, s)
-    advice_key = f'motion_advice_{result.status.value}'
-    advice = (f" {result.details['advice']}" if result.details.get('advice') else
-              t(advice_key) if advice_key in MESSAGES else '')
+    failed = motion_failure(result, s)
+    advice = f' {failed.advice}' if result.details.get('advice') else failed.advice
     peak = (t('motion_peak_force', force=fmt(result.peak_force_n, 1))
             if result.peak_force_n is not None else '')
     return Outcome(t('motion_ended', verb=verb, status=result.status, message=result.message,
-                     peak=peak, advice=advice, where=where), s, is_error=True,
-                   error_code=str(result.details.get('code') or result.status.value),
-                   error_details=failure_details(result, s))
+                     peak=peak, advice=advice, where=where), s, failed)
 
 
 MEASURED = ('status', 'fraction', 'position_error_mm', 'orientation_error_deg', 'peak_force_n')
 
 
-def failure_details(result: MotionResult, structured: dict[str, Any]) -> dict[str, Any]:
-    """Return the ``_meta`` details of a failed motion: the backend's facts and the measures."""
+def motion_failure(result: MotionResult, structured: dict[str, Any]) -> Failure:
+    """Return a failed motion's failure with the backend's JSON facts and the measures."""
     details = {k: v for k, v in result.details.items() if _plain(v)}
     details.update({k: structured[k] for k in MEASURED if k in structured})
-    return details
+    return replace(result.failure, details=details)
 
 
 def _plain(value: Any) -> bool:
@@ -270,7 +269,8 @@ async def run_stop(ctx: CallContext, args: dict[str, Any]) -> Outcome:
                'message': result.message}
     if result.status is MotionStatus.FAILED:  # the backend could not confirm the arm is still
         return Outcome(t('stop_unconfirmed', message=result.message,
-                         advice=result.details.get('advice', '')), content, is_error=True)
+                         advice=result.details.get('advice', '')), content,
+                       Failure(result.status.value, result.message))
     if stopped and result.status is MotionStatus.IDLE:
         # A motion call was queued or planning: it ended before the arm moved.
         content.update(status=MotionStatus.STOPPED.value, message=t('stop_before_motion_note'))

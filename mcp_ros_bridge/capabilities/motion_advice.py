@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 import json
 import math
 from typing import Any
@@ -46,4 +47,4 @@ def explain_cone_refusal(exc: BackendError, orientation: dict[str, Any]) -> None
     """Prefix the refusal's advice with the likely unit mistake, if any."""
     hint = radians_hint({k: float(v) for k, v in orientation.items()})
     if hint:
-        exc.advice = hint + exc.advice
+        exc.failure = replace(exc.failure, advice=hint + exc.advice)

@@ -118,7 +118,7 @@ async def run_pick_object(ctx: CallContext, args: dict[str, Any]) -> Outcome:
                                         _limits(ctx, float(args['velocity_scaling'])),
                                         pick_steps)
     except StepFailed as failed:
-        return failed.outcome
+        return job.outcome(failed)
     if steps is not None:
         return planned_job(job, steps)
     z = fmt(job.structured['lifted_z_m'], 3)
@@ -167,7 +167,7 @@ async def run_place_object(ctx: CallContext, args: dict[str, Any]) -> Outcome:
         default = ctx.robot.limits.default_velocity_scaling  # place has no speed parameter
         plan, steps = await preview_or_run(ctx, args, job, _limits(ctx, default), place_steps)
     except StepFailed as failed:
-        return failed.outcome
+        return job.outcome(failed)
     if steps is not None:
         return planned_job(job, steps)
     if not args['release']:

@@ -13,6 +13,7 @@ off the table's edge).
 
 from __future__ import annotations
 
+from dataclasses import replace
 import math
 from typing import Any
 
@@ -132,9 +133,9 @@ async def run_push_object(ctx: CallContext, args: dict[str, Any]) -> Outcome:
         async with job.step('verify'):
             await _verify(ctx, job, name, start, plan.unit, distance)
     except StepFailed as failed:
-        outcome = failed.outcome
-        if outcome.error_code in ('SHORT', 'LONG', 'TIPPED', 'FELL'):  # it ran; it is off
-            outcome.structured['status'] = outcome.error_code
+        outcome = job.outcome(failed)
+        if failed.failure.code in ('SHORT', 'LONG', 'TIPPED', 'FELL'):  # it ran; it is off
+            outcome.structured['status'] = failed.failure.code
         if 'descend' in job.done and 'moved_m' not in outcome.structured:  # it may have moved
             await _measure(ctx, name, scene.get(name), plan.unit, outcome)
         await add_scene_changes(ctx, scene, None, outcome, intended=name)
@@ -162,7 +163,8 @@ async def _measure(ctx: CallContext, name: str, start: Pose | None,
     if m['tilt_deg'] >= TIPPED_DEG:  # whatever stopped it, the object is left tipped
         outcome.structured['status'] = 'TIPPED'
     outcome.structured.update(m)
-    outcome.error_details.update(m)
+    if outcome.failure is not None:
+        outcome.failure = replace(outcome.failure, details={**outcome.failure.details, **m})
     outcome.text += t('push_so_far', object=name, moved=fmt(m['moved_m'] * 1000, 1),
                       lateral=fmt(m['lateral_m'] * 1000, 1), tilt=fmt(m['tilt_deg'], 1))
 

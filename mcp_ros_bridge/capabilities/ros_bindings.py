@@ -15,6 +15,7 @@ from typing import Any
 from mcp_ros_bridge.capabilities.base import (CallContext, Kind, MOTION, Outcome, output_schema,
                                               READ_ONLY, STR)
 from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding
+from mcp_ros_bridge.failure import Failure
 from mcp_ros_bridge.messages import MESSAGES, t
 
 RESULT_OUTPUT = output_schema({'interface': STR, 'type': STR, 'data': {'type': 'object'}},
@@ -91,8 +92,8 @@ async def run_action(ctx: CallContext, args: dict[str, Any]) -> Outcome:
     # Like every other failure, name the code so agents and the audit log can act on it.
     key = f'ros_action_{status}'
     advice = t(key, timeout=b.timeout_s) if key in MESSAGES else t('ros_action_failed')
-    return Outcome(f'{text} {advice}', structured, is_error=True, error_code=status,
-                   error_details={'action': b.action})
+    return Outcome(f'{text} {advice}', structured,
+                   Failure(status, text, advice, details={'action': b.action}))
 
 
 KINDS = [

@@ -9,6 +9,7 @@ pushed object in its push's own fields, not here.
 
 from __future__ import annotations
 
+from dataclasses import replace
 import math
 from typing import Any
 
@@ -65,8 +66,9 @@ async def add_scene_changes(ctx: CallContext, before: dict[str, Pose], held: str
             changes.append({'object': name, 'moved_mm': round(moved, 1),
                             'tilted_deg': round(tilted, 1)})
     outcome.structured['scene_changes'] = changes
-    if outcome.is_error and changes:  # the machine-readable block of a failure says it too
-        outcome.error_details['scene_changes'] = changes
+    if outcome.failure is not None and changes:  # the machine-readable block says it too
+        outcome.failure = replace(outcome.failure,
+                                  details={**outcome.failure.details, 'scene_changes': changes})
     for c in changes:
         outcome.text += t('scene_changed', object=c['object'], moved=fmt(c['moved_mm'], 1),
                           tilted=fmt(c['tilted_deg'], 1))

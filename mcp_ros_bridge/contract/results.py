@@ -10,23 +10,26 @@ machine-readable error block ``{code, details}`` travels in ``_meta`` under
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 import functools
 import json
 import logging
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from mcp_ros_bridge.backends.port import BackendError
+from mcp_ros_bridge.backends.port import BackendError, Image
 from mcp_ros_bridge.capabilities.base import Outcome
-from mcp_ros_bridge.messages import MESSAGES, t
+from mcp_ros_bridge.failure import Failure
+from mcp_ros_bridge.messages import t
 import mcp_types as types
 
 ERROR_META_KEY = 'io.github.mcp_ros_bridge/error'
 log = logging.getLogger('mcp_ros_bridge.results')
 
 
-def _error_meta(code: str, details: dict[str, Any] | None) -> dict[str, Any]:
-    return {ERROR_META_KEY: {'code': code, 'details': details or {}}}
+def _error_meta(failure: Failure) -> dict[str, Any]:
+    return {ERROR_META_KEY: {'code': failure.code, 'details': dict(failure.details)}}
 
 
 def error_block(result: types.CallToolResult) -> dict[str, Any]:
@@ -50,43 +53,43 @@ def outcome_result(outcome: Outcome, output_schema: dict[str, Any] | None = None
     Render an Outcome: text (and images), structured content, error flag.
 
     A failed Outcome (e.g. a motion that ended in CONTACT_ABORT) keeps its
-    structured result only when it matches ``output_schema``, and gets the
-    error block in ``_meta`` with its status as the code. Successful results
+    structured result only when it matches ``output_schema``. Successful results
     are built to the schema and not checked again (the fast path).
     """
-    schema_valid = True
-    if outcome.is_error and output_schema is not None:
-        schema_valid = fits(output_schema, outcome.structured)
-        if not schema_valid:
-            log.warning('failed result does not match its outputSchema; sent as text only')
-    content: list[Any] = [types.TextContent(type='text', text=outcome.text)]
-    for img in outcome.images:
+    structured: dict[str, Any] | None = outcome.structured
+    if outcome.failure is not None and output_schema is not None and not fits(
+            output_schema, outcome.structured):
+        log.warning('failed result does not match its outputSchema; sent as text only')
+        structured = None
+    return _result(outcome.text, outcome.failure, structured, outcome.images)
+
+
+def _result(text: str, failure: Failure | None, structured: dict[str, Any] | None = None,
+            images: Sequence[Image] = ()) -> types.CallToolResult:
+    """Render a result: text and images, structured content; a failure's error block."""
+    content: list[Any] = [types.TextContent(type='text', text=text)]
+    for img in images:
         content.append(types.ImageContent(type='image', mime_type=img.mime_type,
                                           data=base64.b64encode(img.data).decode('ascii')))
-    meta = None
-    if outcome.is_error:
-        code = outcome.error_code or str(outcome.structured.get('status') or 'FAILED')
-        meta = _error_meta(code, outcome.error_details)
     return types.CallToolResult(
-        content=content, structured_content=outcome.structured if schema_valid else None,
-        is_error=outcome.is_error, meta=meta)
+        content=content, structured_content=structured, is_error=failure is not None,
+        meta=None if failure is None else _error_meta(failure))
 
 
-def error_result(text: str, code: str, details: dict[str, Any] | None = None
+def error_result(text: str, code: str, details: Mapping[str, Any] | None = None
                  ) -> types.CallToolResult:
     """Render an isError result: the text, no structured content, the error block in _meta."""
-    return types.CallToolResult(content=[types.TextContent(type='text', text=text)],
-                                is_error=True, meta=_error_meta(code, details))
+    return _result(text, Failure(code, text, details=details or {}))
 
 
 def backend_error_result(tool: str, exc: BackendError) -> types.CallToolResult:
     """Render a BackendError with its advice; nothing further was executed."""
-    advice = exc.advice or (t('advice_' + exc.code) if 'advice_' + exc.code in MESSAGES
-                            else '')
-    text = t('backend_failed', tool=tool, code=exc.code, message=exc.message)
-    if advice:
-        text += f' {advice}'
-    return error_result(text, exc.code, {'message': exc.message, **exc.details})
+    failure = exc.failure.advised()
+    text = t('backend_failed', tool=tool, code=failure.code, message=failure.message)
+    if failure.advice:
+        text += f' {failure.advice}'
+    return _result(text, replace(failure, details={'message': failure.message,
+                                                   **failure.details}))
 
 
 def end_of(result: types.CallToolResult) -> dict[str, Any]:

@@ -63,9 +63,9 @@ async def check_guarded(envelope: Envelope, goal: GuardedGoal, start: Pose,
         force = envelope._bounded('contact_force_n', goal.force_threshold_n, 0.0, top_force,
                                   True, notes)
     except LimitError as exc:
-        exc.advice = t('guarded_threshold_fix', cap=f'{top_force:.4g}', speed=f'{speed:g}',
-                       limit=f'{lim.contact_force_limit_n:g}',
-                       per=f'{IMPACT_N_PER_MPS / 1000:g}')
+        exc.failure = replace(exc.failure, advice=t(
+            'guarded_threshold_fix', cap=f'{top_force:.4g}', speed=f'{speed:g}',
+            limit=f'{lim.contact_force_limit_n:g}', per=f'{IMPACT_N_PER_MPS / 1000:g}'))
         raise
     cap = goal.push_force_cap_n if not goal.push_object else envelope._bounded(
         'max_force_n', goal.push_force_cap_n, 0.0, lim.contact_force_limit_n, True, notes)

@@ -17,6 +17,7 @@ from mcp_ros_bridge.capabilities import Outcome
 from mcp_ros_bridge.catalog.loader import ToolSpec
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.contract.results import outcome_result
+from mcp_ros_bridge.failure import Failure
 from mcp_ros_bridge.geometry import describe_pose, pose_to_dict
 from mcp_ros_bridge.messages import MESSAGES, t
 from mcp_ros_bridge.safety.arbiter import RunningMotion
@@ -56,5 +57,6 @@ def stopped_result(spec: ToolSpec, why: str,
             if 'final_pose' in (spec.output_schema or {}).get('properties', {}):
                 structured['final_pose'] = pose_to_dict(motion.stopped_at)
     structured['message'] = text
-    return outcome_result(Outcome(text, structured, is_error=True, error_code='STOPPED',
-                                  error_details={'started': started}), spec.output_schema)
+    return outcome_result(Outcome(text, structured, Failure('STOPPED', text,
+                                                            details={'started': started})),
+                          spec.output_schema)

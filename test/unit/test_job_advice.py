@@ -23,7 +23,7 @@ def _failed(code: str, message: str, advice: str):
         with pytest.raises(StepFailed) as failed:
             async with job.step('descend'):
                 raise BackendError(code, message, advice=advice)
-        return failed.value.outcome
+        return job.outcome(failed.value)
     return anyio.run(run)
 
 
@@ -31,7 +31,7 @@ def test_a_blocked_path_in_a_job_gets_the_jobs_advice_and_link_names():
     """PARTIAL with a path tool's advice: the job's advice instead; tool0/geom11 is tool0."""
     out = _failed('PARTIAL', 'the path reaches only 40% (tool0/geom11<->cylinder)',
                   'Split the path, move the waypoints away from obstacles.')
-    assert out.is_error and out.error_code == 'PARTIAL'
+    assert out.failure is not None and out.failure.code == 'PARTIAL'
     assert 'tool0<->cylinder' in out.text and 'geom11' not in out.text
     assert 'waypoint' not in out.text and 'Split' not in out.text
     assert 'choose another object or target' in out.text

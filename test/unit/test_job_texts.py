@@ -27,7 +27,7 @@ async def _fail_at(step: str) -> str:
                                                     reason=t('sim_stop_no_ik')),
                                        advice=t('push_fix_SHORT') + ' Nothing moved.')
     except StepFailed as failed:
-        return failed.outcome.text
+        return job.outcome(failed).text
     raise AssertionError('the step did not fail')
 
 

@@ -14,7 +14,7 @@ ROOT = Path(REPO) / PACKAGE
 
 # Bottom up; a module may import its own layer and the layers below it.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ('filters', 'geometry', 'inside', 'messages'),
+    ('failure', 'filters', 'geometry', 'inside', 'messages'),
     ('catalog',),
     ('backends',),
     ('capabilities',),
@@ -121,4 +121,4 @@ def test_importing_the_port_loads_no_other_project_module():
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
                          check=True, cwd=REPO).stdout
     assert out.strip() == ("['mcp_ros_bridge', 'mcp_ros_bridge.backends', "
-                           "'mcp_ros_bridge.backends.port']")
+                           "'mcp_ros_bridge.backends.port', 'mcp_ros_bridge.failure']")

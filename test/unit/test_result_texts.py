@@ -4,6 +4,7 @@ from mcp_ros_bridge.backends.port import BackendError, Pose
 from mcp_ros_bridge.capabilities.base import fmt, Outcome
 from mcp_ros_bridge.contract.results import (backend_error_result, error_block, ERROR_META_KEY,
                                              error_result, outcome_result)
+from mcp_ros_bridge.failure import Failure
 from mcp_ros_bridge.geometry import describe_pose, fixed, rpy_deg_to_quat
 import pytest
 
@@ -53,7 +54,8 @@ def test_backend_error_keeps_code_message_and_advice() -> None:
 
 def test_failed_outcome_keeps_a_valid_structure_and_names_its_status() -> None:
     """A motion that ended in CONTACT_ABORT keeps its (valid) result; the code is its status."""
-    out = Outcome('Motion ended with CONTACT_ABORT.', {'status': 'CONTACT_ABORT'}, is_error=True)
+    out = Outcome('Motion ended with CONTACT_ABORT.', {'status': 'CONTACT_ABORT'},
+                  Failure('CONTACT_ABORT', 'the force guard stopped the arm'))
     r = outcome_result(out, {'type': 'object', 'required': ['status']})
     assert r.structured_content == {'status': 'CONTACT_ABORT'}
     assert error_block(r)['code'] == 'CONTACT_ABORT'

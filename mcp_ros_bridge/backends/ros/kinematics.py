@@ -72,8 +72,7 @@ class Kinematics:
         asked = tcp.moveit_link(self.config, link)
         known = self._unknown.get(asked)
         if known is not None:
-            raise BackendError(known.code, known.message, advice=known.advice,
-                               details=dict(known.details))
+            raise BackendError.of(known.failure)
         try:
             return await self._service(frame, link, names, positions)
         except BackendError as err:

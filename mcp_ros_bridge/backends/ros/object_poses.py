@@ -11,6 +11,7 @@ sim-time aware as the sensor topics) is refused as stale.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 import threading
 import time
 from typing import Any
@@ -76,9 +77,8 @@ class ObjectPoses:
         stamp, frame_id, position, orientation, received = entry
         age = sample_age(now_s, stamp, received, topic.name)
         if age > self.max_age_s:
-            err = stale_error(topic.name, age, self.max_age_s)
-            err.details['object'] = name
-            raise err
+            stale = stale_error(topic.name, age, self.max_age_s).failure
+            raise BackendError.of(replace(stale, details={**stale.details, 'object': name}))
         if frame_id.lstrip('/') != self.base_frame:
             raise _frame_error(name, frame_id, self.base_frame,
                                t('object_pose_frame_published', topic=topic.name))
