@@ -44,7 +44,9 @@ class PathWatch:
         self.slack, self.label = slack or Slack(), label
         self.limits = pose_limits(envelope, self.slack)
         self.rules = [TowardInside(limit.eps) for limit in self.limits]
-        self._fold = list(zip(self.limits, self.rules))
+        # bound methods once: the simulation calls this every physics step
+        self._fold = [(limit.beyond, rule.admit, limit, rule)
+                      for limit, rule in zip(self.limits, self.rules)]
 
     def restart(self) -> None:
         """Begin another pass over the same motion (its execution after its plan)."""
@@ -57,8 +59,8 @@ class PathWatch:
         for i, (pose, at_s) in enumerate(zip(poses, times)):
             if to_ws is not None:
                 pose = to_frame(pose, to_ws)
-            for limit, rule in fold:
-                if not rule.admit(limit.beyond(pose)):
+            for beyond, admit, limit, rule in fold:
+                if not admit(beyond(pose)):
                     where = t('path_sample', label=self.label, at=f'{at_s:.3f}', i=i + 1,
                               n=len(poses))
                     raise limit.refusal(pose, where, rule.started_outside)
