@@ -98,7 +98,9 @@ class ApproachCone:
 
     def beyond(self, pose: Pose) -> float:
         """Return the finger axis's angle outside the cone less the slack (deg)."""
-        return max(0.0, _angle(pose.orientation) - self.cone_deg - self.slack_deg)
+        q = pose.orientation  # _angle inlined: the simulation checks every physics step
+        angle = approach_angle_deg(q) if all(map(math.isfinite, q)) else math.inf
+        return max(0.0, angle - self.cone_deg - self.slack_deg)
 
     def refusal(self, pose: Pose, where: str, farther_out: bool) -> LimitError:
         """Return the approach cone refusal of a path sample."""
