@@ -49,8 +49,21 @@ The envelope's check of a path: tip poses (base frame) and their times (s from t
 Raises :class:`BackendError` ``LIMIT_EXCEEDED`` naming the first sample outside
 the envelope. A backend that plans calls it with every sample of the planned
 trajectory (poses from :meth:`RobotBackend.tip_poses`) before anything moves,
-and may call it with single samples while executing.
+and may call it with single samples while executing: after :func:`new_pass`
+when the same check saw the plan.
 """
+
+
+def new_pass(check: PathCheck | None) -> None:
+    """
+    Begin another pass of ``check`` over the same motion: its execution after its plan.
+
+    A check that keeps what it saw of a motion (the envelope's: a sample outside
+    must come closer than the ones before) has a ``restart`` method for this.
+    """
+    restart = getattr(check, 'restart', None)
+    if restart is not None:
+        restart()
 
 
 class Status(str, Enum):

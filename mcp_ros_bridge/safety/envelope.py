@@ -14,15 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from functools import partial
 from typing import Any, TYPE_CHECKING, TypeVar
 
 from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGoal, GraspGoal,
                                           GripperState, GripResult, GuardedGoal, Image,
                                           JointGoal, JointStates, MotionGoal, MotionLimits,
-                                          MotionResult, PathCheck, Plan, Pose, PoseGoal,
-                                          ProgressFn, ReleaseGoal, RobotBackend, RobotState,
-                                          WrenchSamples)
+                                          MotionResult, new_pass, PathCheck, Plan, Pose,
+                                          PoseGoal, ProgressFn, ReleaseGoal, RobotBackend,
+                                          RobotState, WrenchSamples)
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.messages import t
 from mcp_ros_bridge.safety.binding_guard import checked_binding
@@ -37,10 +36,30 @@ __all__ = ['Envelope', 'EnvelopedBackend', 'LimitError']  # the checks are re-ex
 _Result = TypeVar('_Result', MotionResult, GripResult)
 
 
-def _both(first: PathCheck, second: PathCheck, poses: Sequence[Pose],
-          times: Sequence[float]) -> None:
-    first(poses, times)
-    second(poses, times)
+class _Both:
+    """The envelope's path watch, then the caller's own check (a plan-only preview)."""
+
+    def __init__(self, first: PathWatch, second: PathCheck) -> None:
+        """Run ``first``, then ``second``."""
+        self.first, self.second = first, second
+
+    def __call__(self, poses: Sequence[Pose], times: Sequence[float]) -> None:
+        """Check the samples with both."""
+        self.first(poses, times)
+        self.second(poses, times)
+
+    def restart(self) -> None:
+        """Begin another pass of both."""
+        self.first.restart()
+        new_pass(self.second)
+
+
+def _watch_in(limits: MotionLimits) -> PathWatch:
+    """Return the path watch :meth:`EnvelopedBackend._limits` put into ``limits``."""
+    check = limits.path_check
+    watch = check.first if isinstance(check, _Both) else check
+    assert isinstance(watch, PathWatch)
+    return watch
 
 
 class EnvelopedBackend(RobotBackend):
@@ -141,16 +160,21 @@ class EnvelopedBackend(RobotBackend):
         frame_pose = await self.inner.end_effector_pose(ws.frame, pose.frame_id)
         return to_frame(pose, frame_pose)
 
-    async def _limits(self, lim: MotionLimits, notes: list[str],
-                      slack: Slack | None = None) -> MotionLimits:
-        """Return the checked limits carrying this motion's path watch (the base frame's)."""
+    async def _watch(self, slack: Slack | None = None) -> PathWatch:
+        """Return a path watch of one motion, its samples in the base frame."""
         ws, base = self.robot.limits.workspace, self.robot.base_frame
         to_ws = None
         if ws.frame not in ('', base):
             to_ws = await self.inner.end_effector_pose(ws.frame, base)
-        check: PathCheck = PathWatch(self.envelope, to_ws, slack)
+        return PathWatch(self.envelope, to_ws, slack)
+
+    async def _limits(self, lim: MotionLimits, notes: list[str],
+                      slack: Slack | None = None) -> MotionLimits:
+        """Return the checked limits carrying this motion's path watch."""
+        watch = await self._watch(slack)
+        check: PathCheck = watch
         if lim.path_check is not None:  # the caller's own check (a plan-only preview) runs after
-            check = partial(_both, check, lim.path_check)
+            check = _Both(watch, lim.path_check)
         return self.envelope.motion_limits(lim, notes, check)
 
     @staticmethod
@@ -179,9 +203,19 @@ class EnvelopedBackend(RobotBackend):
             limits=await self._limits(goal.limits, notes))
 
     async def plan(self, goal: MotionGoal, start: RobotState | None = None) -> Plan:
-        """Check the goal, plan it; the planned samples pass the path check or it is refused."""
+        """
+        Check the goal, plan it; the plan's samples pass the path check or it is refused.
+
+        The inner backend runs the path watch on its planned samples (before a
+        plan-only preview, and where it fails the planning error comes first);
+        the returned plan is then checked as a value, so no backend hands back
+        a plan the envelope did not see.
+        """
         notes: list[str] = []
-        plan = await self.inner.plan(await self._checked(goal, notes), start)
+        checked = await self._checked(goal, notes)
+        plan = await self.inner.plan(checked, start)
+        watch = _watch_in(checked.limits)
+        self.envelope.check_plan(plan, watch.to_workspace, watch.slack)
         if not notes:
             return plan
         return replace(plan, details={**plan.details, 'adjustments': [

@@ -12,12 +12,12 @@ from dataclasses import replace
 import math
 from typing import Any
 
-from mcp_ros_bridge.backends.port import (BackendError, GraspGoal, MotionLimits, PathCheck, Pose,
-                                          ReleaseGoal)
+from mcp_ros_bridge.backends.port import (BackendError, GraspGoal, MotionLimits, PathCheck, Plan,
+                                          Pose, ReleaseGoal)
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.geometry import approach_angle_deg
 from mcp_ros_bridge.messages import t
-from mcp_ros_bridge.safety.path_watch import PathWatch
+from mcp_ros_bridge.safety.path_watch import PathWatch, Slack
 
 
 class LimitError(BackendError):
@@ -106,6 +106,11 @@ class Envelope:
              to_workspace: Pose | None = None, label: str = 'planned path') -> None:
         """Check a whole path in one pass (see :class:`PathWatch`)."""
         PathWatch(self, to_workspace, label=label)(poses, times)
+
+    def check_plan(self, plan: Plan, to_workspace: Pose | None = None,
+                   slack: Slack | None = None) -> None:
+        """Refuse ``plan`` (LIMIT_EXCEEDED) unless its tip samples pass one fresh pass."""
+        PathWatch(self, to_workspace, slack)(plan.tip_poses, plan.times)
 
     def orientation(self, q: tuple[float, float, float, float], label: str = 'target', *,
                     path: bool = False, slack_deg: float = 0.0) -> None:

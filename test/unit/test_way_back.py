@@ -105,9 +105,10 @@ def test_workspace_a_path_from_inside_still_may_not_leave() -> None:
 
 
 def test_the_execution_after_the_plan_is_checked_from_the_start_again() -> None:
-    """Plan, then single samples while running (times restart): outside start, coming closer."""
+    """Plan, restart, then single samples while running: outside start, coming closer."""
     check = watch()
     check(tilted(60, 40, 20, 0), times(4))
+    check.restart()  # the backend, as execution begins (port.new_pass)
     check(tilted(58), [0.01])
     check(tilted(50), [0.05])
     with pytest.raises(LimitError):

@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_ros_bridge.backends.port import BackendError, MotionStatus, PathCheck, STILL_RAD_S
+from mcp_ros_bridge.backends.port import (BackendError, MotionStatus, new_pass, PathCheck,
+                                          STILL_RAD_S)
 from mcp_ros_bridge.backends.sensor_checks import Rejection
 from mcp_ros_bridge.messages import t
 import mujoco
@@ -76,7 +77,8 @@ class ArmMotion(Task[ArmRun]):
         self.sensor_fault: dict[str, Any] | None = None
 
     def start(self, world: World) -> None:
-        """Remember the start time (and the newest F/T rejection so far)."""
+        """Remember the start time (and the newest F/T rejection so far); watch a new pass."""
+        new_pass(self.path_check)  # the check may have seen the planned path
         self.t0 = world.time
         self._bad0 = world.ft_rejections.newest
         self.tcp = world.model.site(world.robot.tcp).id

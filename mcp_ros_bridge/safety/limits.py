@@ -1,0 +1,114 @@
+"""
+The limits a tip sample of a path must keep, one fact each.
+
+A limit says how far a tip pose (workspace frame) lies beyond it (0: inside)
+and how to word its refusal; :class:`~.path_watch.PathWatch` folds a list of
+them over the samples of one motion with :class:`~mcp_ros_bridge.inside.TowardInside`
+per limit. Each is allowed a :class:`Slack`: the tolerance a reached goal gets,
+so a move that ends within tolerance never leaves the arm "just outside".
+
+Joint margins and the tip speed cap are not among them: the backends enforce
+both on every sample of a plan themselves (ROS: ``plan_check``, which retimes
+to the cap; the simulation: joint targets checked before planning, paths timed
+to the cap), and a pose sample carries neither joints nor a speed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import math
+from typing import Protocol, TYPE_CHECKING
+
+from mcp_ros_bridge.backends.port import MotionLimits, Pose, PoseGoal
+from mcp_ros_bridge.geometry import approach_angle_deg
+from mcp_ros_bridge.inside import outside_box
+from mcp_ros_bridge.messages import t
+
+if TYPE_CHECKING:
+    from mcp_ros_bridge.safety.goal_checks import Envelope, LimitError
+
+_GOAL = PoseGoal(Pose((0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0), ''), MotionLimits(1.0, 1.0, 1.0))
+
+
+@dataclass(frozen=True)
+class Slack:
+    """How far a path sample may lie beyond the box (m) and the cone (deg): a goal's tolerance."""
+
+    position_m: float = _GOAL.position_tolerance_m  # the defaults of a pose goal
+    angle_deg: float = math.degrees(_GOAL.orientation_tolerance_rad)
+
+    @classmethod
+    def of(cls, goal: PoseGoal) -> Slack:
+        """Return a pose goal's tolerances as slack, never more than the defaults."""
+        most = cls()
+        return cls(min(goal.position_tolerance_m, most.position_m),
+                   min(math.degrees(goal.orientation_tolerance_rad), most.angle_deg))
+
+
+class PoseLimit(Protocol):
+    """One limit on the tip pose of every path sample."""
+
+    eps: float  # how much the distance may grow from one sample to the next (rounding)
+
+    def beyond(self, pose: Pose) -> float:
+        """Return how far ``pose`` lies beyond the limit and its slack (0: inside)."""
+
+    def refusal(self, pose: Pose, where: str, farther_out: bool) -> LimitError:
+        """Return the refusal of ``pose`` at ``where`` (``farther_out``: a way back left)."""
+
+
+def _hint(key: str, farther_out: bool, **values: str) -> str:
+    text = t(key, **values)
+    return f"{text} {t('path_farther_out')}" if farther_out else text
+
+
+def _angle(q: tuple[float, float, float, float]) -> float:
+    return approach_angle_deg(q) if all(map(math.isfinite, q)) else math.inf
+
+
+class WorkspaceBox:
+    """The workspace box: every tip position inside it."""
+
+    eps = 1e-9
+
+    def __init__(self, envelope: Envelope, slack_m: float) -> None:
+        """Check against ``envelope``'s box widened by ``slack_m``."""
+        ws = envelope.limits.workspace
+        self.envelope, self.lo, self.hi, self.slack_m = envelope, ws.lo, ws.hi, slack_m
+
+    def beyond(self, pose: Pose) -> float:
+        """Return the tip's distance outside the box less the slack (m)."""
+        return max(0.0, outside_box(pose.position, self.lo, self.hi) - self.slack_m)
+
+    def refusal(self, pose: Pose, where: str, farther_out: bool) -> LimitError:
+        """Return the workspace refusal of a path sample."""
+        return self.envelope.workspace_error(pose.position, where,
+                                             _hint('path_hint', farther_out))
+
+
+class ApproachCone:
+    """The approach cone: every finger axis within it of straight down."""
+
+    eps = 1e-6
+
+    def __init__(self, envelope: Envelope, slack_deg: float) -> None:
+        """Check against ``envelope``'s cone widened by ``slack_deg``."""
+        self.envelope = envelope
+        self.cone_deg, self.slack_deg = envelope.limits.approach_cone_deg, slack_deg
+
+    def beyond(self, pose: Pose) -> float:
+        """Return the finger axis's angle outside the cone less the slack (deg)."""
+        q = pose.orientation  # _angle inlined: the simulation checks every physics step
+        angle = approach_angle_deg(q) if all(map(math.isfinite, q)) else math.inf
+        return max(0.0, angle - self.cone_deg - self.slack_deg)
+
+    def refusal(self, pose: Pose, where: str, farther_out: bool) -> LimitError:
+        """Return the approach cone refusal of a path sample."""
+        angle = _angle(pose.orientation)
+        return self.envelope.cone_error(angle, where,
+                                        _hint('cone_path', farther_out, angle=f'{angle:.0f}'))
+
+
+def pose_limits(envelope: Envelope, slack: Slack) -> list[PoseLimit]:
+    """Return the limits every path sample keeps, in the order they are checked."""
+    return [WorkspaceBox(envelope, slack.position_m), ApproachCone(envelope, slack.angle_deg)]
