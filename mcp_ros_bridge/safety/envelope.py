@@ -26,7 +26,7 @@ from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.messages import t
 from mcp_ros_bridge.safety.binding_guard import checked_binding
 from mcp_ros_bridge.safety.goal_checks import Envelope, LimitError
-from mcp_ros_bridge.safety.path_watch import PathWatch, Slack, to_frame
+from mcp_ros_bridge.safety.path_limits import PathWatch, Slack, to_frame
 
 if TYPE_CHECKING:
     from mcp_ros_bridge.catalog.bindings import ActionBinding, ServiceBinding, TopicBinding

@@ -17,7 +17,7 @@ from mcp_ros_bridge.backends.port import (BackendError, GraspGoal, MotionLimits,
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.geometry import approach_angle_deg
 from mcp_ros_bridge.messages import t
-from mcp_ros_bridge.safety.path_watch import PathWatch, Slack
+from mcp_ros_bridge.safety.path_limits import PathWatch, Slack
 
 
 class LimitError(BackendError):

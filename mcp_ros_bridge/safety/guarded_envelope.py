@@ -19,7 +19,7 @@ import math
 from mcp_ros_bridge.backends.port import GuardedGoal, Pose
 from mcp_ros_bridge.messages import t
 from mcp_ros_bridge.safety.goal_checks import Envelope, LimitError
-from mcp_ros_bridge.safety.path_watch import Slack
+from mcp_ros_bridge.safety.path_limits import Slack
 
 MIN_ROOM_M = 0.001
 # The impact of a guarded approach grows with its speed (~0.8 N per mm/s: the simulated

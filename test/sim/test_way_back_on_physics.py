@@ -9,7 +9,7 @@ from mcp import Client
 from mcp_ros_bridge.backends.port import JointGoal, MotionStatus, Pose, PoseGoal
 from mcp_ros_bridge.geometry import approach_angle_deg, rpy_deg_to_quat
 from mcp_ros_bridge.safety.envelope import Envelope, EnvelopedBackend, LimitError
-from mcp_ros_bridge.safety.path_watch import PathWatch
+from mcp_ros_bridge.safety.path_limits import PathWatch
 import numpy as np
 import pytest
 from sim_support import down, limits, load_config, running

@@ -14,8 +14,8 @@ from mcp_ros_bridge.catalog.robot import Workspace
 from mcp_ros_bridge.geometry import rpy_deg_to_quat
 from mcp_ros_bridge.messages import t
 from mcp_ros_bridge.safety.envelope import Envelope, EnvelopedBackend, LimitError
-from mcp_ros_bridge.safety.limits import ApproachCone, pose_limits, Slack, WorkspaceBox
-from mcp_ros_bridge.safety.path_watch import PathWatch
+from mcp_ros_bridge.safety.path_limits import (ApproachCone, PathWatch, pose_limits, Slack,
+                                               WorkspaceBox)
 from paths import CONFIG_DIR
 import pytest
 

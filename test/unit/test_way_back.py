@@ -13,7 +13,7 @@ from mcp_ros_bridge.geometry import rpy_deg_to_quat
 from mcp_ros_bridge.inside import outside_box, outside_interval, TowardInside
 from mcp_ros_bridge.messages import t
 from mcp_ros_bridge.safety.envelope import Envelope, LimitError
-from mcp_ros_bridge.safety.path_watch import PathWatch, Slack
+from mcp_ros_bridge.safety.path_limits import PathWatch, Slack
 from paths import CONFIG_DIR
 import pytest
 

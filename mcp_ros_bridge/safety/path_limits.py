@@ -1,11 +1,16 @@
 """
-The limits a tip sample of a path must keep, one fact each.
+The path check of one motion: the limits every tip sample keeps, folded over its samples.
 
 A limit says how far a tip pose (workspace frame) lies beyond it (0: inside)
-and how to word its refusal; :class:`~.path_watch.PathWatch` folds a list of
-them over the samples of one motion with :class:`~mcp_ros_bridge.inside.TowardInside`
-per limit. Each is allowed a :class:`Slack`: the tolerance a reached goal gets,
-so a move that ends within tolerance never leaves the arm "just outside".
+and how to word its refusal. A :class:`PathWatch` is made per motion and called
+by the backend with the whole planned path, then (the simulation) with single
+samples while it runs; it folds the list of limits over the samples in order,
+with a :class:`~mcp_ros_bridge.inside.TowardInside` rule per limit: a motion that
+starts outside a limit must come closer with every sample, so the envelope never
+forbids the way back into itself. Each pass over the motion (its plan, then its
+execution) begins with :meth:`PathWatch.restart`. Each limit is allowed a
+:class:`Slack`: the tolerance a reached goal gets, so a move that ends within
+tolerance never leaves the arm "just outside".
 
 Joint margins and the tip speed cap are not among them: the backends enforce
 both on every sample of a plan themselves (ROS: ``plan_check``, which retimes
@@ -15,14 +20,16 @@ to the cap), and a pose sample carries neither joints nor a speed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 import math
 from typing import Protocol, TYPE_CHECKING
 
 from mcp_ros_bridge.backends.port import MotionLimits, Pose, PoseGoal
 from mcp_ros_bridge.geometry import approach_angle_deg
-from mcp_ros_bridge.inside import outside_box
+from mcp_ros_bridge.inside import outside_box, TowardInside
 from mcp_ros_bridge.messages import t
+from transforms3d.quaternions import qmult, rotate_vector
 
 if TYPE_CHECKING:
     from mcp_ros_bridge.safety.goal_checks import Envelope, LimitError
@@ -112,3 +119,43 @@ class ApproachCone:
 def pose_limits(envelope: Envelope, slack: Slack) -> list[PoseLimit]:
     """Return the limits every path sample keeps, in the order they are checked."""
     return [WorkspaceBox(envelope, slack.position_m), ApproachCone(envelope, slack.angle_deg)]
+
+
+def to_frame(pose: Pose, frame_pose: Pose) -> Pose:
+    """Express ``pose`` (given in frame F) in the frame ``frame_pose`` is given in."""
+    p = rotate_vector(pose.position, frame_pose.orientation)
+    pos = tuple(float(a + b) for a, b in zip(p, frame_pose.position))
+    q = tuple(float(v) for v in qmult(frame_pose.orientation, pose.orientation))
+    return Pose(pos, q, frame_pose.frame_id, pose.stamp)  # type: ignore[arg-type]
+
+
+class PathWatch:
+    """Checks the tip samples of one motion, in order, against the envelope's limits."""
+
+    def __init__(self, envelope: Envelope, to_workspace: Pose | None = None,
+                 slack: Slack | None = None, label: str = 'planned path') -> None:
+        """Check in the workspace frame (``to_workspace``: the base in it) with ``slack``."""
+        self.envelope, self.to_workspace = envelope, to_workspace
+        self.slack, self.label = slack or Slack(), label
+        self.limits = pose_limits(envelope, self.slack)
+        self.rules = [TowardInside(limit.eps) for limit in self.limits]
+        # bound methods once: the simulation calls this every physics step
+        self._fold = [(limit.beyond, rule.admit, limit, rule)
+                      for limit, rule in zip(self.limits, self.rules)]
+
+    def restart(self) -> None:
+        """Begin another pass over the same motion (its execution after its plan)."""
+        for rule in self.rules:
+            rule.restart()
+
+    def __call__(self, poses: Sequence[Pose], times: Sequence[float]) -> None:
+        """Raise LIMIT_EXCEEDED at the first sample outside that does not come closer."""
+        to_ws, fold = self.to_workspace, self._fold
+        for i, (pose, at_s) in enumerate(zip(poses, times)):
+            if to_ws is not None:
+                pose = to_frame(pose, to_ws)
+            for beyond, admit, limit, rule in fold:
+                if not admit(beyond(pose)):
+                    where = t('path_sample', label=self.label, at=f'{at_s:.3f}', i=i + 1,
+                              n=len(poses))
+                    raise limit.refusal(pose, where, rule.started_outside)
