@@ -192,3 +192,13 @@ class TipProbe:
 def world_state(bridge) -> np.ndarray:
     """Return every joint of the world (arm, fingers, the objects' free joints) from physics."""
     return bridge.backend.world.snapshot()[0].copy()
+
+
+def approving(asked: list[str]):
+    """Return an elicitation callback that approves every request and keeps its question."""
+    import mcp_types as types
+
+    async def accept(context, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(params.message)
+        return types.ElicitResult(action='accept', content={'approve': True})
+    return accept

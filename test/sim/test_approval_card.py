@@ -27,7 +27,7 @@ from mcp_ros_bridge.safety.ratelimit import RateLimiter
 import mcp_types as types
 import numpy as np
 import pytest
-from sim_support import TipProbe, world_state
+from sim_support import approving, TipProbe, world_state
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
@@ -73,10 +73,7 @@ def _counting_plans(bridge: Any) -> list[Any]:
 async def test_the_question_quotes_the_plan_that_then_runs(bridge: Any, mode: str) -> None:
     """Duration and peak tip speed asked about: within 20 % of the executed motion's."""
     asked: list[str] = []
-
-    async def accept(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
-        asked.append(params.message)
-        return types.ElicitResult(action='accept', content={'approve': True})
+    accept = approving(asked)
 
     planned = _counting_plans(bridge)
     world = bridge.backend.world

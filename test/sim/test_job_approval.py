@@ -22,10 +22,9 @@ from bridge_kit import copy_config  # noqa: I100 - on that path
 from mcp import Client
 from mcp_ros_bridge.contract.results import error_block
 from mcp_ros_bridge.safety.ratelimit import RateLimiter
-import mcp_types as types
 import numpy as np
 import pytest
-from sim_support import TipProbe, world_state
+from sim_support import approving, TipProbe, world_state
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
@@ -59,10 +58,7 @@ async def test_the_question_quotes_the_chain_of_the_pick_that_then_runs(
         bridge: Any, mode: str) -> None:
     """Motions, arm time and peak tip speed asked about: within 25 % of the pick as it ran."""
     asked: list[str] = []
-
-    async def accept(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
-        asked.append(params.message)
-        return types.ElicitResult(action='accept', content={'approve': True})
+    accept = approving(asked)
 
     world = bridge.backend.world
     async with Client(bridge.server, mode=mode, elicitation_callback=accept) as client:
@@ -131,10 +127,7 @@ async def test_the_console_card_shows_the_chain(bridge: Any) -> None:
 async def test_a_job_that_cannot_run_is_answered_without_asking(bridge: Any, mode: str) -> None:
     """place_object with an empty hand: NOT_HOLDING at once, nobody asked, nothing moved."""
     asked: list[str] = []
-
-    async def accept(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
-        asked.append(params.message)
-        return types.ElicitResult(action='accept', content={'approve': True})
+    accept = approving(asked)
 
     before = world_state(bridge)
     async with Client(bridge.server, mode=mode, elicitation_callback=accept) as client:
