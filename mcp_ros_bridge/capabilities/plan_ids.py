@@ -77,12 +77,8 @@ def plan_facts(plan: Plan) -> dict[str, Any]:
     return facts
 
 
-def chain_facts(plans: list[Plan], target: Plan | None = None) -> dict[str, Any]:
-    """
-    Return the facts of a job's chain of arm plans: time and path summed, speeds the peak.
-
-    ``target``: the plan whose end is the job's target (default: the last one).
-    """
+def chain_facts(plans: list[Plan]) -> dict[str, Any]:
+    """Return the facts of a job's chain of arm plans: time and path summed, speeds the peak."""
     each = [plan_facts(p) for p in plans]
     facts: dict[str, Any] = {
         'motions': len(each),
@@ -90,7 +86,7 @@ def chain_facts(plans: list[Plan], target: Plan | None = None) -> dict[str, Any]
         'path_length_m': round(sum(f['path_length_m'] for f in each), 4),
         'peak_tip_speed_mps': max((f['peak_tip_speed_mps'] for f in each), default=0.0),
         'peak_joint_speed_rad_s': max((f['peak_joint_speed_rad_s'] for f in each), default=0.0)}
-    last = plan_facts(target) if target is not None else each[-1] if each else {}
+    last = each[-1] if each else {}  # the job's target: where its last motion ends
     if 'target_m' in last:
         facts['target_m'] = last['target_m']
     return facts

@@ -202,3 +202,20 @@ def approving(asked: list[str]):
         asked.append(params.message)
         return types.ElicitResult(action='accept', content={'approve': True})
     return accept
+
+
+@contextlib.asynccontextmanager
+async def approving_bridge(directory: str, kinds: tuple[str, ...]):
+    """Serve a fast simulation whose tools of ``kinds`` ask for approval; no rate limit."""
+    import contract_kits  # noqa: F401 - puts bridge_kit on the path
+    from bridge_kit import copy_config  # noqa: I100 - on that path
+    from mcp_ros_bridge.safety.ratelimit import RateLimiter
+    from mcp_ros_bridge.server.app import build, ServeOptions
+    edits = {f'    kind: {k}\n': f'    kind: {k}\n    requires_approval: true\n' for k in kinds}
+    config = copy_config(directory, edits)
+    bridge, backend = await build(ServeOptions(config_dir=config, sim_speed=0, watch=False))
+    bridge.pipeline.rate = RateLimiter(1000.0, 1000)
+    try:
+        yield bridge
+    finally:
+        await backend.close()

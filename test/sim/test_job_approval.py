@@ -17,14 +17,11 @@ import re
 from typing import Any
 
 import anyio
-import contract_kits  # noqa: F401 - puts bridge_kit on the path
-from bridge_kit import copy_config  # noqa: I100 - on that path
 from mcp import Client
 from mcp_ros_bridge.contract.results import error_block
-from mcp_ros_bridge.safety.ratelimit import RateLimiter
 import numpy as np
 import pytest
-from sim_support import approving, TipProbe, world_state
+from sim_support import approving, approving_bridge, TipProbe, world_state
 
 pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install mujoco)')
 pytestmark = [pytest.mark.sim, pytest.mark.anyio]
@@ -36,16 +33,8 @@ JOB = re.compile(r"The job's (\d+) arm motions, each planned from where the one 
 @pytest.fixture
 async def bridge(tmp_path: Any) -> AsyncIterator[Any]:
     """Serve a fast simulation whose pick and place ask for approval."""
-    from mcp_ros_bridge.server.app import build, ServeOptions
-    edits = {f'    kind: {k}\n': f'    kind: {k}\n    requires_approval: true\n'
-             for k in ('pick_object', 'place_object')}
-    config = copy_config(str(tmp_path / 'cfg'), edits)
-    bridge, backend = await build(ServeOptions(config_dir=config, sim_speed=0, watch=False))
-    bridge.pipeline.rate = RateLimiter(1000.0, 1000)
-    try:
-        yield bridge
-    finally:
-        await backend.close()
+    async with approving_bridge(str(tmp_path / 'cfg'), ('pick_object', 'place_object')) as served:
+        yield served
 
 
 def _arm_time_s(probe: TipProbe, world: Any) -> float:
