@@ -84,7 +84,7 @@ class FakeMoveGroup:
         self.goals, self.executions, self.path_requests = [], [], []
         self.log = []  # what arrived, in order: 'plan' (MoveGroup), 'path', 'execute'
         self.contacts_at, self.validity_requests = None, []
-        self.executing, self.cancel_seen = threading.Event(), threading.Event()
+        self.executing = threading.Event()
         self.refused = []  # (why, trajectory points) of executions trajectory_execution refused
         # ExecuteTrajectory goal number ``hold_goal`` (0, 1, ...) waits for ``release_goal``
         # before it is accepted; ``goal_held`` says it is waiting.
@@ -129,7 +129,6 @@ class FakeMoveGroup:
         return GoalResponse.ACCEPT
 
     def _accept_cancel(self, handle):
-        self.cancel_seen.set()
         return CancelResponse.ACCEPT
 
     def _push(self, points):

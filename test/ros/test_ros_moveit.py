@@ -132,8 +132,9 @@ async def test_stop_halts_a_cartesian_execution_that_ignores_cancel(rig):
     stopped = await backend.stop()
     assert stopped.status == 'STOPPED', stopped.message
     assert 'stop' in fake.events.received  # what actually halted it
-    # The cancel was sent too (and ignored); on a busy machine it may land just after.
-    assert await asyncio.to_thread(fake.cancel_seen.wait, 10.0)
+    # The cancel was sent too. The server sees it only if it lands before the stop event
+    # has ended the goal, which a busy machine does not promise: count what was sent.
+    assert stopped.details['cancelled_goals'] == 1
     assert await still_within(backend, 0.2) is not None
     result = await motion
     assert result.status == 'STOPPED'
