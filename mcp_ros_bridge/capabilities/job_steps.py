@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, GraspGoal, GripStatus,
+from mcp_ros_bridge.backends.port import (CartesianGoal, GraspGoal, GripStatus,
                                           MotionLimits, MotionResult, MotionStatus, Pose,
                                           PoseGoal, ReleaseGoal, RobotState)
 from mcp_ros_bridge.capabilities.base import CallContext, NUM, STR, XYZ
@@ -129,8 +129,7 @@ class Preview(Steps):
 
     Each motion is planned from the end state of the one before (the first from
     where the arm is), with what the hand would hold then, and passes the same
-    checks the run's plan will. A backend that plans only from where the arm is
-    (ROS) checks a later motion by planning it from here (``reachable``).
+    checks the run's plan will (on ROS: MoveIt plans from that start state).
     """
 
     def __init__(self, ctx: CallContext, job: Job, lim: MotionLimits) -> None:
@@ -169,13 +168,7 @@ class Preview(Steps):
         b, start = self.ctx.backend, self.state
         if start is not None and self.held != start.held:
             start = replace(start, held=self.held)
-        try:
-            plan = await b.plan(goal, start)
-        except BackendError as exc:
-            if exc.code != 'UNSUPPORTED' or start is None:
-                raise
-            plan = await b.plan(PoseGoal(_end(goal), goal.limits, link=self.link))
-            return 'reachable', plan.duration_s
+        plan = await b.plan(goal, start)
         if free and isinstance(goal, CartesianGoal) and plan.status is MotionStatus.PARTIAL:
             return await self._planned(PoseGoal(goal.waypoints[-1], goal.limits, link=self.link))
         if not plan.executable:
@@ -219,7 +212,3 @@ class Preview(Steps):
         """Return where the previous step would have left the fingertip."""
         return self.last if self.last is not None else await self.ctx.backend.end_effector_pose(
             self.base, self.link)
-
-
-def _end(goal: PoseGoal | CartesianGoal) -> Pose:
-    return goal.target if isinstance(goal, PoseGoal) else goal.waypoints[-1]

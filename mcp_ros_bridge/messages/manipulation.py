@@ -144,7 +144,6 @@ TABLE = {
     'job_plan_step': both('{step}{where} ({check})', '{step}{where}（{check}）'),
     'job_plan_target': both(' to ({x}, {y}, {z}) m', ' 到 ({x}, {y}, {z}) m'),
     'job_check_planned': both('planned from here', '已从当前位置规划'),
-    'job_check_reachable': both('target reachable', '目标可达'),
     'job_check_contact': both('ends on contact, not planned', '以接触结束，未规划'),
     'job_check_gripper': both('gripper, not run', '夹爪动作，未执行'),
     'job_state_unknown': both('the robot state could not be read', '无法读取机器人状态'),

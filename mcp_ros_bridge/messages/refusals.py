@@ -68,6 +68,10 @@ TABLE: dict[str, tuple[str, str]] = {
         'x in [{x0}, {x1}], y in [{y0}, {y1}], z in [{z0}, {z1}] m in {frame}',
         '{frame} 中 x 在 [{x0}, {x1}]、y 在 [{y0}, {y1}]、z 在 [{z0}, {z1}] 米内'),
     'workspace_point_hint': both('Choose a point inside the workspace box.', '请选择工作空间长方体内的点。'),
+    'plan_tip_speed_fix': both(
+        'Nothing moved: the plan would move the fingertip faster than its speed limit. Call '
+        'again with a lower velocity_scaling.',
+        '没有任何运动：该规划会使指尖快于速度上限。请用更小的 velocity_scaling 重新调用。'),
     'path_hint': both(
         'The motion between allowed end points would sweep the tip out of the workspace box; '
         'nothing moved. Go through an intermediate pose nearer the base (or lower), or follow a '

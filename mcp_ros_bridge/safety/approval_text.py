@@ -7,9 +7,8 @@ plan's own facts: target, duration, peak tip speed, path length, held object.
 A job that previews (pick, place) is described by its chain of arm plans, each
 planned from where the one before ends: the motions' time and path summed, the
 peak tip speed of all; the job plans each motion again as it runs. Without a
-plan (a backend that cannot preview, or plans only from where the arm is, as on
-ROS; a job that does not preview) the text says what
-the arguments ask and the distance to the target, but never a speed or a
+plan (a backend that cannot preview; a job that does not preview) the text says
+what the arguments ask and the distance to the target, but never a speed or a
 duration, which only a plan knows (velocity scaling limits the joints, not the tip).
 """
 

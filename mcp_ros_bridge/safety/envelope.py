@@ -19,9 +19,8 @@ from typing import Any, TYPE_CHECKING, TypeVar
 from mcp_ros_bridge.backends.port import (BackendError, BackendInfo, CartesianGoal, GraspGoal,
                                           GripperState, GripResult, GuardedGoal, Image,
                                           JointGoal, JointStates, MotionGoal, MotionLimits,
-                                          MotionResult, new_pass, PathCheck, Plan, Pose,
-                                          PoseGoal, ProgressFn, ReleaseGoal, RobotBackend,
-                                          RobotState, WrenchSamples)
+                                          MotionResult, Plan, Pose, PoseGoal, ProgressFn,
+                                          ReleaseGoal, RobotBackend, RobotState, WrenchSamples)
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.messages import t
 from mcp_ros_bridge.safety.binding_guard import checked_binding
@@ -36,28 +35,9 @@ __all__ = ['Envelope', 'EnvelopedBackend', 'LimitError']  # the checks are re-ex
 _Result = TypeVar('_Result', MotionResult, GripResult)
 
 
-class _Both:
-    """The envelope's path watch, then the caller's own check (a plan-only preview)."""
-
-    def __init__(self, first: PathWatch, second: PathCheck) -> None:
-        """Run ``first``, then ``second``."""
-        self.first, self.second = first, second
-
-    def __call__(self, poses: Sequence[Pose], times: Sequence[float]) -> None:
-        """Check the samples with both."""
-        self.first(poses, times)
-        self.second(poses, times)
-
-    def restart(self) -> None:
-        """Begin another pass of both."""
-        self.first.restart()
-        new_pass(self.second)
-
-
 def _watch_in(limits: MotionLimits) -> PathWatch:
     """Return the path watch :meth:`EnvelopedBackend._limits` put into ``limits``."""
-    check = limits.path_check
-    watch = check.first if isinstance(check, _Both) else check
+    watch = limits.path_check
     assert isinstance(watch, PathWatch)
     return watch
 
@@ -170,12 +150,8 @@ class EnvelopedBackend(RobotBackend):
 
     async def _limits(self, lim: MotionLimits, notes: list[str],
                       slack: Slack | None = None) -> MotionLimits:
-        """Return the checked limits carrying this motion's path watch."""
-        watch = await self._watch(slack)
-        check: PathCheck = watch
-        if lim.path_check is not None:  # the caller's own check (a plan-only preview) runs after
-            check = _Both(watch, lim.path_check)
-        return self.envelope.motion_limits(lim, notes, check)
+        """Return the checked limits carrying this motion's path watch (a caller's is replaced)."""
+        return self.envelope.motion_limits(lim, notes, await self._watch(slack))
 
     @staticmethod
     def _noted(result: _Result, notes: list[str]) -> _Result:
@@ -206,15 +182,16 @@ class EnvelopedBackend(RobotBackend):
         """
         Check the goal, plan it; the plan's samples pass the path check or it is refused.
 
-        The inner backend runs the path watch on its planned samples (before a
-        plan-only preview, and where it fails the planning error comes first);
-        the returned plan is then checked as a value, so no backend hands back
-        a plan the envelope did not see.
+        The plan is checked as a value once the inner backend returns it (a
+        planning error comes first), so no backend hands back a plan the
+        envelope did not see; the watch is not handed down, which would check
+        the same samples twice.
         """
         notes: list[str] = []
         checked = await self._checked(goal, notes)
-        plan = await self.inner.plan(checked, start)
         watch = _watch_in(checked.limits)
+        unwatched = replace(checked, limits=replace(checked.limits, path_check=None))
+        plan = await self.inner.plan(unwatched, start)
         self.envelope.check_plan(plan, watch.to_workspace, watch.slack)
         if not notes:
             return plan

@@ -12,12 +12,13 @@ from dataclasses import replace
 import math
 from typing import Any
 
+from mcp_ros_bridge.backends.joint_margins import JointMargins
 from mcp_ros_bridge.backends.port import (BackendError, GraspGoal, MotionLimits, PathCheck, Plan,
                                           Pose, ReleaseGoal)
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.geometry import approach_angle_deg
 from mcp_ros_bridge.messages import t
-from mcp_ros_bridge.safety.path_limits import PathWatch, Slack
+from mcp_ros_bridge.safety.path_limits import PathWatch, Slack, TipSpeed
 
 
 class LimitError(BackendError):
@@ -109,8 +110,16 @@ class Envelope:
 
     def check_plan(self, plan: Plan, to_workspace: Pose | None = None,
                    slack: Slack | None = None) -> None:
-        """Refuse ``plan`` (LIMIT_EXCEEDED) unless its tip samples pass one fresh pass."""
-        PathWatch(self, to_workspace, slack)(plan.tip_poses, plan.times)
+        """
+        Refuse ``plan`` (LIMIT_EXCEEDED) unless its samples pass one fresh pass.
+
+        Each sample's tip pose (workspace box, approach cone), its arm joints
+        (the limits less the margin) and the tip's speed from the sample before
+        (the plan's cap, else the robot's).
+        """
+        cap = plan.goal.limits.max_cartesian_speed_mps or self.limits.max_cartesian_speed_mps
+        PathWatch(self, to_workspace, slack)(plan.tip_poses, plan.times, plan.positions,
+                                             JointMargins(self.robot), TipSpeed(self, cap))
 
     def orientation(self, q: tuple[float, float, float, float], label: str = 'target', *,
                     path: bool = False, slack_deg: float = 0.0) -> None:

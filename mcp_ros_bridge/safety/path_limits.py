@@ -12,10 +12,12 @@ execution) begins with :meth:`PathWatch.restart`. Each limit is allowed a
 :class:`Slack`: the tolerance a reached goal gets, so a move that ends within
 tolerance never leaves the arm "just outside".
 
-Joint margins and the tip speed cap are not among them: the backends enforce
-both on every sample of a plan themselves (ROS: ``plan_check``, which retimes
-to the cap; the simulation: joint targets checked before planning, paths timed
-to the cap), and a pose sample carries neither joints nor a speed.
+A plan's samples also carry joints and times: its check (``Envelope.check_plan``)
+folds the joint margins (:class:`JointMargins`, one rule per joint) and the tip
+speed cap (:class:`TipSpeed`) in the same loop. An executing sample (a pose
+alone) is checked against the pose limits; the ROS backend checks a plan's
+joints with the same ``JointMargins`` (``backends/joint_margins.py``) before it
+retimes the plan to the cap.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 import math
 from typing import Protocol, TYPE_CHECKING
 
+from mcp_ros_bridge.backends.joint_margins import JointMargins
 from mcp_ros_bridge.backends.port import MotionLimits, Pose, PoseGoal
 from mcp_ros_bridge.geometry import approach_angle_deg
 from mcp_ros_bridge.inside import outside_box, TowardInside
@@ -35,6 +38,9 @@ if TYPE_CHECKING:
     from mcp_ros_bridge.safety.goal_checks import Envelope, LimitError
 
 _GOAL = PoseGoal(Pose((0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0), ''), MotionLimits(1.0, 1.0, 1.0))
+# A plan timed to the cap peaks up to ~1 % above it between samples (finite differences of
+# a spline); a faster plan was not timed to it.
+SPEED_SAMPLING = 1.02
 
 
 @dataclass(frozen=True)
@@ -121,6 +127,24 @@ def pose_limits(envelope: Envelope, slack: Slack) -> list[PoseLimit]:
     return [WorkspaceBox(envelope, slack.position_m), ApproachCone(envelope, slack.angle_deg)]
 
 
+class TipSpeed:
+    """The fingertip's speed between two samples: at most the cap (and the sampling's 2 %)."""
+
+    def __init__(self, envelope: Envelope, cap_mps: float) -> None:
+        """Check against ``cap_mps``."""
+        self.envelope, self.cap_mps = envelope, cap_mps
+
+    def admit(self, a: Pose, b: Pose, dt: float, where: str) -> None:
+        """Refuse the step from ``a`` to ``b`` in ``dt`` seconds if it is faster than the cap."""
+        if dt <= 0.0:
+            return
+        speed = math.dist(a.position, b.position) / dt
+        if speed > self.cap_mps * SPEED_SAMPLING:
+            from mcp_ros_bridge.safety.goal_checks import LimitError
+            raise LimitError(f'max_cartesian_speed_mps ({where})', round(speed, 4),
+                             f'<= {self.cap_mps:g}', t('plan_tip_speed_fix'))
+
+
 def to_frame(pose: Pose, frame_pose: Pose) -> Pose:
     """Express ``pose`` (given in frame F) in the frame ``frame_pose`` is given in."""
     p = rotate_vector(pose.position, frame_pose.orientation)
@@ -148,14 +172,28 @@ class PathWatch:
         for rule in self.rules:
             rule.restart()
 
-    def __call__(self, poses: Sequence[Pose], times: Sequence[float]) -> None:
-        """Raise LIMIT_EXCEEDED at the first sample outside that does not come closer."""
-        to_ws, fold = self.to_workspace, self._fold
+    def __call__(self, poses: Sequence[Pose], times: Sequence[float],
+                 rows: Sequence[Sequence[float]] | None = None, joints: JointMargins | None = None,
+                 speed: TipSpeed | None = None) -> None:
+        """
+        Raise LIMIT_EXCEEDED at the first sample outside that does not come closer.
+
+        A plan's check also gives its joint ``rows`` with their ``joints`` rules and the
+        ``speed`` cap, folded in the same loop: each sample's pose, joints, then the step
+        that reached it.
+        """
+        to_ws, fold, n = self.to_workspace, self._fold, len(poses)
         for i, (pose, at_s) in enumerate(zip(poses, times)):
+            base = pose
             if to_ws is not None:
                 pose = to_frame(pose, to_ws)
             for beyond, admit, limit, rule in fold:
                 if not admit(beyond(pose)):
-                    where = t('path_sample', label=self.label, at=f'{at_s:.3f}', i=i + 1,
-                              n=len(poses))
-                    raise limit.refusal(pose, where, rule.started_outside)
+                    raise limit.refusal(pose, self._where(at_s, i, n), rule.started_outside)
+            if joints is not None and rows is not None:
+                joints.admit(rows[i], at_s, i, n)
+            if speed is not None and i:
+                speed.admit(poses[i - 1], base, at_s - times[i - 1], self._where(at_s, i, n))
+
+    def _where(self, at_s: float, i: int, n: int) -> str:
+        return t('path_sample', label=self.label, at=f'{at_s:.3f}', i=i + 1, n=n)

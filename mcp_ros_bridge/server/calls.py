@@ -277,10 +277,8 @@ class CallPipeline:
                                            chain=chain)
         if preview.is_error:
             return preview
-        if job:  # shown only when every arm motion was planned from the one before
-            steps = (preview.structured_content or {}).get('plan') or []
-            whole = all(s.get('check') != 'reachable' for s in steps)
-            return chain if chain and whole else None
+        if job:  # every arm motion planned from where the one before ends
+            return chain or None
         plan_id = (preview.structured_content or {}).get('plan_id')
         if not isinstance(plan_id, str):
             return preview

@@ -41,7 +41,9 @@ class FakeMoveGroup:
       skipped by kinematic_constraint.cpp, so counts as met) answer SUCCESS
       without a plan or motion; a cancelled MoveGroup goal stops the motion
       (preemptMoveCallback -> plan_execution stop) and ends PREEMPTED/canceled.
-    * ompl planning_context_manager.cpp: an unknown group is INVALID_GROUP_NAME.
+    * ompl planning_context_manager.cpp: an unknown group is INVALID_GROUP_NAME; a plan
+      starts at the request's start_state, applied as a diff to the current state
+      (planning_scene.cpp getCurrentStateUpdated), as compute_cartesian_path's does.
     * kinematics_service_capability.cpp: FK of an unknown link is INVALID_LINK_NAME; poses
       are in the request's frame (a robot link), else the planning frame.
     * cartesian_path_service_capability.cpp: time-parameterises with the scaling
@@ -81,6 +83,9 @@ class FakeMoveGroup:
         # plan_line(request, joints now) -> [(t, q), ...]: the Cartesian path's answer
         # (default: a joint-space line to ``solution``)
         self.plan_line = None
+        # path_fraction(request, points) -> the share of the line compute_cartesian_path
+        # answers (default 1: all of it; below 1 the path is cut there, as MoveIt's is)
+        self.path_fraction = None
         self.goals, self.executions, self.path_requests = [], [], []
         self.log = []  # what arrived, in order: 'plan' (MoveGroup), 'path', 'execute'
         self.contacts_at, self.validity_requests = None, []
@@ -120,6 +125,11 @@ class FakeMoveGroup:
             self._description = node.create_publisher(
                 String, ros.topics['robot_description'].name, qos)
             self._description.publish(String(data=self.kinematics.urdf()))
+
+    def start_of(self, state):
+        """Return the arm joints a request plans from: its start state (a diff) on the arm's."""
+        given = dict(zip(state.joint_state.name, state.joint_state.position))
+        return [given.get(n, q) for n, q in zip(self.joint_names, self.arm.positions)]
 
     def _goal(self, request):
         number, self._goals_seen = self._goals_seen, self._goals_seen + 1
@@ -179,9 +189,10 @@ class FakeMoveGroup:
             (handle.succeed if result.error_code.val == SUCCESS else handle.abort)()
             return result
         joints = {c.joint_name: c.position for c in constraints.joint_constraints}
-        target = [joints.get(n, q) for n, q in zip(self.joint_names, self.arm.positions)] \
+        start = self.start_of(goal.request.start_state)
+        target = [joints.get(n, q) for n, q in zip(self.joint_names, start)] \
             if joints else self.solution
-        points = straight(self.arm.positions, target, self.duration_s)
+        points = straight(start, target, self.duration_s)
         result.planned_trajectory = trajectory_msg(self.joint_names, points)
         result.error_code.val = SUCCESS
         if goal.planning_options.plan_only:  # executeMoveCallbackPlanOnly: no execution
@@ -238,10 +249,14 @@ class FakeMoveGroup:
     def _cartesian(self, request, response):
         self.path_requests.append(request)
         self.log.append('path')
-        points = (self.plan_line(request, self.arm.positions) if self.plan_line else
-                  straight(self.arm.positions, self.solution, self.duration_s))
+        start = self.start_of(request.start_state)
+        points = (self.plan_line(request, start) if self.plan_line else
+                  straight(start, self.solution, self.duration_s))
+        fraction = 1.0 if self.path_fraction is None else self.path_fraction(request, points)
+        if fraction < 1.0:
+            points = points[:max(1, int(len(points) * fraction))]
         response.solution = trajectory_msg(self.joint_names, points)
-        response.fraction = 1.0
+        response.fraction = fraction
         response.error_code.val = SUCCESS
         return response
 

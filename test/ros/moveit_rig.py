@@ -86,13 +86,23 @@ async def until_described(backend, timeout_s=10.0):
                             timeout_s)
 
 
-def ros_catalog(directory, raw):
-    """Write the shipped tools.yaml and robot.yaml ``raw`` to ``directory``; load its ROS tools."""
-    import shutil
+def ros_catalog(directory, raw, approve=()):
+    """
+    Write the shipped tools.yaml and robot.yaml ``raw`` to ``directory``; load its ROS tools.
+
+    ``approve``: the tool kinds marked ``requires_approval``.
+    """
     from mcp_ros_bridge.capabilities import KINDS
     from mcp_ros_bridge.catalog.loader import load_catalog
     import yaml
-    shutil.copy(os.path.join(ros_support.REPO, 'config', 'tools.yaml'), directory)
+    with open(os.path.join(ros_support.REPO, 'config', 'tools.yaml'), encoding='utf-8') as f:
+        tools = f.read()
+    for kind in approve:
+        line = f'    kind: {kind}\n'
+        assert line in tools, kind
+        tools = tools.replace(line, f'{line}    requires_approval: true\n')
+    with open(os.path.join(directory, 'tools.yaml'), 'w', encoding='utf-8') as f:
+        f.write(tools)
     with open(os.path.join(directory, 'robot.yaml'), 'w', encoding='utf-8') as f:
         yaml.safe_dump(raw, f)
     return load_catalog(str(directory), kinds=KINDS).for_backend('ros')

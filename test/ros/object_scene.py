@@ -59,8 +59,9 @@ class IkAnswers:
             if seen[0] == self._seen[0]:  # a new line (a new MoveGroup goal comes first)
                 request = self.fake.path_requests[-1]
                 pose, link = request.waypoints[-1], request.link_name
-                position = pose.position
+                position, start = pose.position, request.start_state
             else:
+                start = self.fake.goals[-1].request.start_state
                 constraints = self.fake.goals[-1].request.goal_constraints[0]
                 region = constraints.position_constraints[0].constraint_region
                 position = region.primitive_poses[0].position
@@ -68,7 +69,7 @@ class IkAnswers:
                 link = constraints.position_constraints[0].link_name
             o = pose.orientation
             self._q = ik((position.x, position.y, position.z), (o.w, o.x, o.y, o.z), link,
-                         self.fake.arm.positions, self.limits)
+                         self.fake.start_of(start), self.limits)
             self._seen = seen
         return self._q
 

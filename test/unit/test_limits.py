@@ -8,7 +8,8 @@ import math
 from typing import Any
 
 from doubles import RecordingBackend
-from mcp_ros_bridge.backends.port import JointGoal, MotionLimits, Plan, Pose, RobotState
+from mcp_ros_bridge.backends.port import (BackendError, JointGoal, MotionLimits, Plan, Pose,
+                                          RobotState)
 from mcp_ros_bridge.catalog.loader import load_robot
 from mcp_ros_bridge.catalog.robot import Workspace
 from mcp_ros_bridge.geometry import rpy_deg_to_quat
@@ -94,10 +95,12 @@ def test_a_new_pass_starts_from_the_first_sample_again() -> None:
     watch([at(0.5)], [0.0])
 
 
-def _plan(goal: JointGoal, *poses: Pose) -> Plan:
+def _plan(goal: JointGoal, *poses: Pose, step_s: float = 1.0,
+          rows: list[list[float]] | None = None) -> Plan:
+    """Return a plan through ``poses``, ``step_s`` apart, its joints at home (or ``rows``)."""
     state = RobotState(dict(zip(ROBOT.arm_joints, ROBOT.home)))
-    times = tuple(0.1 * k for k in range(len(poses)))
-    return Plan(goal, state, state, times, [ROBOT.home] * len(poses), poses)
+    times = tuple(step_s * k for k in range(len(poses)))
+    return Plan(goal, state, state, times, rows or [ROBOT.home] * len(poses), poses)
 
 
 def test_check_plan_refuses_a_plan_value_outside_a_limit() -> None:
@@ -107,7 +110,38 @@ def test_check_plan_refuses_a_plan_value_outside_a_limit() -> None:
     ENV.check_plan(_plan(goal, at(0.2, 40), at(0.2, 20)))  # on the way back into the cone
     with pytest.raises(LimitError) as info:
         ENV.check_plan(_plan(goal, at(0.2), at(0.45)))
-    assert info.value.details['limit'] == 'workspace (planned path at t=0.100 s, sample 2 of 2)'
+    assert info.value.details['limit'] == 'workspace (planned path at t=1.000 s, sample 2 of 2)'
+
+
+def test_check_plan_folds_the_joint_margins_over_the_plan_rows() -> None:
+    """A sample past a joint's limit less the margin is refused, naming the joint and time."""
+    goal = JointGoal({}, MotionLimits(0.2, 0.2, 40.0))
+    hi = ROBOT.arm_position_limits[3][1] - ROBOT.limits.joint_limit_margin_rad
+    rows = [list(ROBOT.home), [*ROBOT.home[:3], hi + 0.01, *ROBOT.home[4:]]]
+    with pytest.raises(BackendError) as info:
+        ENV.check_plan(_plan(goal, at(0.2), at(0.2), rows=rows))
+    assert info.value.code == 'LIMIT_EXCEEDED'
+    assert info.value.details == {'limit': 'joint_limits', 'joint': 'panda_joint4',
+                                  'value': pytest.approx(hi + 0.01)}
+    assert 't=1.000 s (sample 2 of 2)' in info.value.message
+    inside = [list(ROBOT.home), [*ROBOT.home[:3], hi - 0.01, *ROBOT.home[4:]]]
+    ENV.check_plan(_plan(goal, at(0.2), at(0.2), rows=inside))
+
+
+@pytest.mark.parametrize('cap', [None, 0.1])
+def test_check_plan_refuses_a_tip_faster_than_the_cap(cap: float | None) -> None:
+    """The step between two samples at most the plan's cap (else the robot's), plus 2 %."""
+    goal = JointGoal({}, MotionLimits(0.2, 0.2, 40.0, max_cartesian_speed_mps=cap))
+    limit = cap or LOW.limits.max_cartesian_speed_mps
+    step = 0.1 / limit  # 10 cm at the cap
+    ENV.check_plan(_plan(goal, at(0.2), at(0.3), step_s=step))
+    ENV.check_plan(_plan(goal, at(0.2), at(0.3), step_s=step / 1.019))  # the sampling's share
+    with pytest.raises(LimitError) as info:
+        ENV.check_plan(_plan(goal, at(0.2), at(0.2), at(0.3), step_s=step / 1.05))
+    assert info.value.details['limit'] == (
+        f'max_cartesian_speed_mps (planned path at t={2 * step / 1.05:.3f} s, sample 3 of 3)')
+    assert info.value.details['value'] == pytest.approx(limit * 1.05, rel=1e-3)
+    assert info.value.details['allowed'] == f'<= {limit:g}'
 
 
 class _Unchecked(RecordingBackend):

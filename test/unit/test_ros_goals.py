@@ -150,6 +150,26 @@ def test_move_group_goals_conform(config, distro):
                                                                  'z': 0.0}
 
 
+@pytest.mark.parametrize('distro', DISTROS)
+def test_a_plan_from_a_start_state_sends_its_arm_joints_as_a_diff(config, distro):
+    store = store_for(distro)
+    start = dict(zip(config.arm_joints, [0.1 * i for i in range(len(config.arm_joints))]))
+    move = goals.build_move_group_goal(config, PoseGoal(TARGET, limits()), distro,
+                                       plan_only=True, start=start)
+    check(store, 'moveit_msgs/msg/MoveGroup_Goal', move)
+    path = cartesian.build_cartesian_path_request(
+        config, CartesianGoal([TARGET], limits()), distro, start)
+    check(store, 'moveit_msgs/msg/GetCartesianPath_Request', path)
+    for state in (move['request']['start_state'], path['start_state']):
+        assert state['is_diff'] is True  # the rest (fingers, attached objects) as move_group has
+        joints = state['joint_state']
+        assert dict(zip(joints['name'], joints['position'])) == start
+    now = goals.build_move_group_goal(config, PoseGoal(TARGET, limits()), distro)
+    assert now['request']['start_state'] == {'is_diff': True}  # from where the arm is
+    with pytest.raises(ValueError, match='current state'):  # move_group executes from there
+        goals.build_move_group_goal(config, PoseGoal(TARGET, limits()), distro, start=start)
+
+
 def test_cartesian_speed_field_differs_between_distros(config):
     goal = PoseGoal(TARGET, limits(speed=0.25))
     humble = goals.build_move_group_goal(config, goal, 'humble')['request']

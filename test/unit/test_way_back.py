@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 import math
 
+from mcp_ros_bridge.backends.joint_margins import JointMargins
 from mcp_ros_bridge.backends.port import BackendError, MotionLimits, Pose, PoseGoal
-from mcp_ros_bridge.backends.ros.plan_check import check_joint_limits
 from mcp_ros_bridge.catalog.loader import load_robot
 from mcp_ros_bridge.catalog.robot import Workspace
 from mcp_ros_bridge.geometry import rpy_deg_to_quat
@@ -123,12 +123,12 @@ def test_joint_margin_a_joint_outside_the_margin_may_come_back() -> None:
     """panda_joint4 just past its margin (max -0.0898): back in passes, further out refused."""
     hi = ROBOT.arm_position_limits[3][1] - ROBOT.limits.joint_limit_margin_rad
     start = hi + 0.01
-    check_joint_limits(ROBOT, times(4), _rows([start, start, hi - 0.1, -1.0]))
+    JointMargins(ROBOT).check(times(4), _rows([start, start, hi - 0.1, -1.0]))
     with pytest.raises(BackendError) as info:
-        check_joint_limits(ROBOT, times(3), _rows([start, start - 0.005, start + 0.001]))
+        JointMargins(ROBOT).check(times(3), _rows([start, start - 0.005, start + 0.001]))
     assert info.value.details['joint'] == 'panda_joint4'
     with pytest.raises(BackendError):
-        check_joint_limits(ROBOT, times(2), _rows([-1.0, hi + 0.001]))
+        JointMargins(ROBOT).check(times(2), _rows([-1.0, hi + 0.001]))
 
 
 def test_the_slack_is_the_goal_tolerance_capped_at_the_default() -> None:

@@ -183,7 +183,7 @@ class RosBackend:
         return result
 
     async def plan(self, goal: MotionGoal, start: RobotState | None = None) -> Plan:
-        """Plan and check a motion through MoveIt from where the arm is; nothing moves."""
+        """Plan and check a motion through MoveIt from ``start`` (None: where the arm is)."""
         from mcp_ros_bridge.backends.ros.plans import make_plan
         return await make_plan(self, goal, start)
 

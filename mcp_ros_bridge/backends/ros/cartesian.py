@@ -10,6 +10,7 @@ requested scaling before it is checked and executed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from math import floor, sqrt
 from typing import Any
 
@@ -22,14 +23,15 @@ from mcp_ros_bridge.backends.ros.goals import (
     check_scaling,
     header,
     pose_dict,
+    start_state,
 )
 from mcp_ros_bridge.catalog.robot import RobotConfig
 from mcp_ros_bridge.messages import t
 
 
-def build_cartesian_path_request(config: RobotConfig, goal: CartesianGoal,
-                                 distro: str) -> dict[str, Any]:
-    """Return a moveit_msgs/srv/GetCartesianPath request dict."""
+def build_cartesian_path_request(config: RobotConfig, goal: CartesianGoal, distro: str,
+                                 start: Mapping[str, float] | None = None) -> dict[str, Any]:
+    """Return a moveit_msgs/srv/GetCartesianPath request dict (the path from ``start``)."""
     check_distro(distro)
     vel, acc = check_scaling(config, goal.limits)
     if not goal.waypoints:
@@ -45,7 +47,7 @@ def build_cartesian_path_request(config: RobotConfig, goal: CartesianGoal,
     link = tcp.moveit_link(config, goal.link)
     request = {
         'header': header(frames.pop()),
-        'start_state': {'is_diff': True},
+        'start_state': start_state(start),
         'group_name': config.group,
         'link_name': link,
         'waypoints': [pose_dict(tcp.to_parent(config, goal.link, p)) for p in goal.waypoints],

@@ -10,6 +10,7 @@ before anything is sent.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 import math
 from typing import Any
 
@@ -140,9 +141,22 @@ def joint_constraints(config: RobotConfig, goal: JointGoal) -> dict[str, Any]:
     return {'name': 'mcp_joint_goal', 'joint_constraints': constraints}
 
 
-def build_motion_plan_request(config: RobotConfig, goal: PoseGoal | JointGoal,
-                              distro: str) -> dict[str, Any]:
-    """Return a moveit_msgs/MotionPlanRequest dict for a pose or joint goal."""
+def start_state(start: Mapping[str, float] | None) -> dict[str, Any]:
+    """
+    Return a moveit_msgs/RobotState to plan from: the current state, ``start``'s joints set.
+
+    A diff keeps what the bridge does not know (other joints, attached objects) as
+    move_group has it.
+    """
+    if not start:
+        return {'is_diff': True}
+    return {'joint_state': {'name': list(start), 'position': [float(v) for v in start.values()]},
+            'is_diff': True}
+
+
+def build_motion_plan_request(config: RobotConfig, goal: PoseGoal | JointGoal, distro: str,
+                              start: Mapping[str, float] | None = None) -> dict[str, Any]:
+    """Return a moveit_msgs/MotionPlanRequest dict for a pose or joint goal (from ``start``)."""
     vel, acc = check_scaling(config, goal.limits)
     if isinstance(goal, PoseGoal):
         constraints, attempts = pose_constraints(config, goal), int(goal.planning_attempts)
@@ -152,7 +166,7 @@ def build_motion_plan_request(config: RobotConfig, goal: PoseGoal | JointGoal,
         link = tcp.moveit_link(config)
     request = {
         'workspace_parameters': workspace_parameters(config),
-        'start_state': {'is_diff': True},
+        'start_state': start_state(start),
         'goal_constraints': [constraints],
         'pipeline_id': config.pipeline_id,
         'planner_id': config.planner_id,
@@ -171,11 +185,14 @@ def build_motion_plan_request(config: RobotConfig, goal: PoseGoal | JointGoal,
     return request
 
 
-def build_move_group_goal(config: RobotConfig, goal: PoseGoal | JointGoal,
-                          distro: str, plan_only: bool = False) -> dict[str, Any]:
+def build_move_group_goal(config: RobotConfig, goal: PoseGoal | JointGoal, distro: str,
+                          plan_only: bool = False,
+                          start: Mapping[str, float] | None = None) -> dict[str, Any]:
     """Return a moveit_msgs/action/MoveGroup goal dict that plans (and executes)."""
+    if start and not plan_only:
+        raise ValueError('move_group executes from the current state only')
     return {
-        'request': build_motion_plan_request(config, goal, check_distro(distro)),
+        'request': build_motion_plan_request(config, goal, check_distro(distro), start),
         'planning_options': {
             'planning_scene_diff': {'is_diff': True, 'robot_state': {'is_diff': True}},
             'plan_only': bool(plan_only), 'look_around': False, 'replan': False,

@@ -15,12 +15,13 @@ where MoveIt is absent (calls then raise ``UNSUPPORTED``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 import itertools
 import math
 from typing import Any
 
+from mcp_ros_bridge.backends.joint_margins import JointMargins
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionLimits,
                                           MotionResult, MotionStatus, Pose, PoseGoal, ProgressFn)
 from mcp_ros_bridge.backends.ros import (cartesian, error_codes, execution, goals, horizon,
@@ -101,16 +102,19 @@ class MoveItInterface:
             return planned
         return await self.run(planned, goal.limits, progress, planned.stops)
 
-    async def plan_move(self, goal: PoseGoal | JointGoal,
-                        progress: ProgressFn | None) -> CheckedPath | MotionResult:
+    async def plan_move(self, goal: PoseGoal | JointGoal, progress: ProgressFn | None,
+                        start: Mapping[str, float] | None = None) -> CheckedPath | MotionResult:
         """
         Plan a pose or joint goal (MoveGroup, plan only) and check the plan; nothing moves.
+
+        ``start``: arm joints to plan from (None: where the arm is).
 
         Any error from a plan-only MoveGroup goal is a planning error: nothing
         moved (move_group publishes MONITOR only when a plan goes to execution,
         move_action_capability.cpp). A stop while planning: STOPPED.
         """
-        data = goals.build_move_group_goal(self.config, goal, self.distro(), plan_only=True)
+        data = goals.build_move_group_goal(self.config, goal, self.distro(), plan_only=True,
+                                           start=start)
         stops = self._runner.stop_count
         action = import_interface('moveit_msgs/action/MoveGroup', 'action')
         name = self.config.ros.actions['move_group']
@@ -136,10 +140,8 @@ class MoveItInterface:
         """Check every sample of ``plan`` (joints, tip pose, tip speed); retime it to the cap."""
         times, rows = plan_check.samples(self.config, plan)
         if not rows:
-            if limits.path_check is not None:  # a plan-only preview reports the empty plan
-                limits.path_check([], [])
             return CheckedPath(plan, [], [], [], {}, stops)
-        plan_check.check_joint_limits(self.config, times, rows)
+        JointMargins(self.config).check(times, rows)
         poses = await self.tip_poses(rows)
         peak = plan_check.peak_tip_speed(poses, times)
         factor = plan_check.speed_factor(peak, limits.max_cartesian_speed_mps)
@@ -187,11 +189,12 @@ class MoveItInterface:
         return replace(result, fraction=planned.fraction)
 
     async def plan_path(self, goal: CartesianGoal, progress: ProgressFn | None,
-                        before_run: Callable[[dict[str, Any]], Awaitable[None]] | None = None
+                        before_run: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
+                        start: Mapping[str, float] | None = None
                         ) -> CheckedPath | MotionResult:
-        """Compute a Cartesian path and check it; PARTIAL below ``min_fraction``."""
+        """Compute a Cartesian path from ``start`` and check it; PARTIAL below ``min_fraction``."""
         distro, stops = self.distro(), self._runner.stop_count
-        request = cartesian.build_cartesian_path_request(self.config, goal, distro)
+        request = cartesian.build_cartesian_path_request(self.config, goal, distro, start)
         cls, client, name = self._service('cartesian_path', 'moveit_msgs/srv/GetCartesianPath')
         if progress is not None:
             await progress(0.05, t('moveit_computing_path'))

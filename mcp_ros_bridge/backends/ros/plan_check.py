@@ -4,9 +4,10 @@ Plan, check, execute: the checks a planned MoveIt trajectory passes before it ma
 MoveIt 2 Jazzy enforces neither a Cartesian tip speed (move_group and the
 Cartesian path service ignore ``max_cartesian_speed``) nor the workspace box on
 the path (``workspace_parameters`` bounds only mobile-base joints in OMPL). So
-every sample of a plan is checked here: joint limits, the envelope's per-pose
-check on the tip pose (FK), and the tip speed, which a uniform retiming brings
-under the cap. Pure functions over RobotTrajectory dicts; no ROS import.
+every sample of a plan is checked: its joints (``path_limits.JointMargins``),
+the envelope's per-pose check on the tip pose (FK), and the tip speed, which a
+uniform retiming (here) brings under the cap. Pure functions over
+RobotTrajectory dicts; no ROS import.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from typing import Any
 
 from mcp_ros_bridge.backends.port import BackendError, Pose
 from mcp_ros_bridge.catalog.robot import RobotConfig
-from mcp_ros_bridge.inside import outside_interval, TowardInside
 from mcp_ros_bridge.messages import t
 
 SPEED_MARGIN = 1.02  # retime a little below the cap, not onto it
@@ -42,27 +42,6 @@ def samples(config: RobotConfig, trajectory: dict[str, Any]
     times = [seconds(p.get('time_from_start', {})) for p in points]
     rows = [[float(p['positions'][i]) for i in index] for p in points]
     return times, rows
-
-
-def check_joint_limits(config: RobotConfig, times: Sequence[float],
-                       rows: Sequence[Sequence[float]]) -> None:
-    """
-    Refuse a plan with a sample beyond a joint's limits less the margin, unless on the way in.
-
-    A joint that starts outside the margin (the first row is where the arm is)
-    may only come closer to it with every sample (:class:`TowardInside`).
-    """
-    rules = [TowardInside() for _ in config.arm_joints]
-    for k, row in enumerate(rows):
-        for name, q, (lo, hi), rule, margin in zip(config.arm_joints, row,
-                                                   config.arm_position_limits, rules,
-                                                   config.joint_margins):
-            if not rule.admit(outside_interval(q, lo + margin, hi - margin)):
-                raise BackendError(
-                    'LIMIT_EXCEEDED', t('plan_joint_limit', name=name, q=q, t=times[k], k=k + 1,
-                                        n=len(rows), lo=lo + margin, hi=hi - margin),
-                    advice=t('plan_joint_limit_fix'),
-                    details={'limit': 'joint_limits', 'joint': name, 'value': q})
 
 
 def peak_tip_speed(poses: Sequence[Pose], times: Sequence[float]) -> float:

@@ -4,8 +4,9 @@ Plans on ROS: a MoveIt plan checked and held as a :class:`Plan`, run later as pl
 MoveGroup (plan only) or compute_cartesian_path makes the trajectory; it is
 checked (:meth:`.MoveItInterface.check`) and kept with its samples. Running it
 hands that trajectory to ExecuteTrajectory, then reads where the arm ended and
-verifies it against the goal. Plans start where the arm is: a start state is
-not sent to MoveIt (``UNSUPPORTED``).
+verifies it against the goal. A plan from a given start (a job's later step)
+sends that start's arm joints to MoveIt as a diff of its current state; it runs
+only once the arm is there (``STALE_PLAN``).
 """
 
 from __future__ import annotations
@@ -25,20 +26,26 @@ if TYPE_CHECKING:
 
 async def make_plan(b: RosBackend, goal: MotionGoal, start: RobotState | None,
                     progress: ProgressFn | None = None) -> Plan:
-    """Plan and check ``goal`` from where the arm is; nothing moves."""
+    """Plan and check ``goal`` from ``start`` (None: where the arm is); nothing moves."""
     from mcp_ros_bridge.backends.ros.moveit import CheckedPath
-    if start is not None:
-        raise BackendError('UNSUPPORTED', t('ros_plan_from_state'),
-                           advice=t('ros_plan_from_state_fix'))
-    moveit = b.parts.moveit
+    moveit, arm = b.parts.moveit, b.config.arm_joints
     await moveit.check_link(goal.link if not isinstance(goal, JointGoal) else '')
-    try:
-        joints = await b.joint_states()
-        first = RobotState(dict(zip(joints.names, joints.positions)))  # no object names on ROS
-    except BackendError:  # run at once it needs no start; kept, it cannot run (STALE_PLAN)
-        first = RobotState({})
-    planned = await (moveit.plan_path(goal, progress) if isinstance(goal, CartesianGoal)
-                     else moveit.plan_move(goal, progress))
+    joints: dict[str, float] | None = None
+    if start is not None:
+        joints = {n: start.joints[n] for n in arm if n in start.joints}
+        if len(joints) != len(arm):
+            raise BackendError('INVALID_GOAL', t('ros_plan_start_joints',
+                                                 missing=[n for n in arm if n not in joints]))
+        first = RobotState(joints, start.held)
+    else:
+        try:
+            now = await b.joint_states()
+            first = RobotState(dict(zip(now.names, now.positions)))  # no object names on ROS
+        except BackendError:  # run at once it needs no start; kept, it cannot run (STALE_PLAN)
+            first = RobotState({})
+    planned = await (moveit.plan_path(goal, progress, start=joints)
+                     if isinstance(goal, CartesianGoal)
+                     else moveit.plan_move(goal, progress, joints))
     if isinstance(planned, MotionResult):  # PARTIAL, or stopped while planning
         return Plan(goal, first, first, (), (), (), planned.status, planned.message,
                     planned.fraction, dict(planned.details))
