@@ -5,8 +5,9 @@ Reads go through the backend port with a bound, on the event loop; the messages
 go to the recorder's queue, so neither a sensor callback nor a stop waits for a
 disk. During a motion the robot is read at ``MOTION_HZ``, between motions at
 ``IDLE_HZ``; each read records every wrench sample the backend kept since the
-last one (the sensor rate, while the backend keeps them: up to 4x real time),
-each once: a sample is new when the previous read did not have its stamp.
+last one, each once: a sample is new when the previous read did not have its
+stamp. A read that does not reach back to the previous one (a burst after a
+stall outran the window) is read again, wider, while the backend keeps them.
 An image is captured when a motion ends. A read that starts or stops
 failing is an event (``sensor_fault`` / ``sensor_ok``).
 """
@@ -127,7 +128,7 @@ class RobotSampler:
         joints, pose, wrench = await asyncio.gather(
             self._read('joints', self.backend.joint_states),
             self._read('tip', lambda: self.backend.end_effector_pose(self.base, self.tip)),
-            self._read('wrench', lambda: self.backend.wrench_samples(rows)))
+            self._read('wrench', lambda: self._wrench_since(rows)))
         if isinstance(joints, JointStates):
             self.sink.put(JOINTS, joint_message(joints))
         if isinstance(pose, Pose):
@@ -146,6 +147,16 @@ class RobotSampler:
                 self.sink.put_batch(WRENCH, len(new), partial(
                     wrench_messages, [wrench.samples[i] for i in new],
                     [stamps[i] for i in new], wrench.frame_id))
+
+    async def _wrench_since(self, rows: int) -> WrenchSamples:
+        """Read the newest ``rows`` samples, wider until the window overlaps the last read."""
+        while True:
+            wrench = await self.backend.wrench_samples(rows)
+            stamps, before = wrench.stamps, self._last_read
+            full = len(stamps) >= rows and rows < WRENCH_MAX
+            if not (full and before and stamps and min(stamps) > max(before)):
+                return wrench
+            rows = min(WRENCH_MAX, rows * 4)
 
     def _capture(self) -> None:
         """Capture the scene in the background (one capture at a time; sampling goes on)."""

@@ -121,3 +121,36 @@ def test_a_long_stall_is_bounded_by_what_the_backend_keeps(
     gaps = [b - a for a, b in itertools.pairwise(tail)]
     assert min(gaps) > 0 and sorted(gaps)[-2] < 1.5 / RATE  # one hole: the stall itself
     assert len(sink.stamps) == len(set(sink.stamps))
+
+
+class Burst(Ring):
+    """A stream that stalls, then delivers the stall's samples at once (rate still 500 Hz)."""
+
+    def __init__(self, clock: Clock) -> None:
+        """Start with no samples."""
+        super().__init__(clock)
+        self.stamps: list[float] = []
+
+    async def wrench_samples(self, count: int) -> WrenchSamples:
+        """Return the newest ``count`` samples that have arrived."""
+        stamps = tuple(self.stamps[-count:])
+        return WrenchSamples(tuple((0.0,) * 6 for _ in stamps), stamps, 'ft', 0.0, RATE, 'test')
+
+
+def test_a_burst_after_a_stall_that_outruns_the_window_is_read_whole(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """2,000 samples arriving within one 20 ms read: the read widens until it meets the last."""
+    clock = Clock()
+    monkeypatch.setattr(robot_samples.time, 'monotonic', clock)
+    sink, ring = Sink(), Burst(clock)
+    arrived = [100.0 + i / RATE for i in range(2100)]
+
+    async def run() -> None:
+        sampler = robot_samples.RobotSampler(sink, ring, 'base', 'tip',  # type: ignore[arg-type]
+                                             lambda: None, images=False)
+        for upto in (10, 20, 30, 2030, 2040):  # the fourth read: 2,000 new samples in 20 ms
+            clock.now += 0.02
+            ring.stamps = arrived[:upto]
+            await sampler.sample()
+    asyncio.run(run())
+    assert sink.stamps == arrived[:2040]
