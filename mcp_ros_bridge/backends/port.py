@@ -331,6 +331,9 @@ class Plan:
         return None
 
 
+Chain = tuple[Plan, ...]  # a job's arm plans, each planned from where the one before ends
+
+
 def _peak(times: Sequence[float], rows: Sequence[Sequence[float]],
           step: Callable[[Sequence[float], Sequence[float]], float]) -> float:
     """Return the largest ``step`` between consecutive rows per second."""

@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar
 
-from mcp_ros_bridge.backends.port import Image, Plan, ProgressFn, RobotBackend
+from mcp_ros_bridge.backends.port import Chain, Image, Plan, ProgressFn, RobotBackend
 from mcp_ros_bridge.capabilities.memory import RobotMemory
 from mcp_ros_bridge.catalog.bindings import Binding
 from mcp_ros_bridge.catalog.robot import RobotConfig
@@ -58,7 +58,8 @@ class CallContext:
     memory: RobotMemory = field(default_factory=RobotMemory)  # kept across calls (the tare)
     # release_robot: ends the caller's lease (set by the call pipeline, which knows the caller)
     release_lease: Callable[[], LeaseRelease] | None = None
-    approved: Plan | None = None  # the plan the person approved: the motion runs exactly it
+    # what the person approved: a motion runs exactly that plan, a job that chain
+    approved: Plan | Chain | None = None
     chain: list[Plan] | None = None  # a job preview adds each arm plan here (for an approval)
 
     def bound(self, form: type[_Form]) -> _Form:

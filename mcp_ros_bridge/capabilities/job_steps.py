@@ -7,16 +7,19 @@ sends it to the port, :class:`Preview` plans it instead and records the step
 plan: each arm motion planned from the end state of the one before, carrying
 what the hand would hold (``planned``); a guarded touch ends in contact by
 design and is not planned (``contact``), gripper actions are not run
-(``gripper``).
+(``gripper``). A run after an approval executes the approved chain's plans in
+turn; a motion whose plan no longer starts where the arm is (after a touch) or
+goes elsewhere is planned again, and so is every motion after it.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+import math
 from typing import Any
 
-from mcp_ros_bridge.backends.port import (CartesianGoal, GraspGoal, GripStatus,
-                                          MotionLimits, MotionResult, MotionStatus, Pose,
+from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, GraspGoal, GripStatus,
+                                          MotionLimits, MotionResult, MotionStatus, Plan, Pose,
                                           PoseGoal, ReleaseGoal, RobotState)
 from mcp_ros_bridge.capabilities.base import CallContext, NUM, STR, XYZ
 from mcp_ros_bridge.capabilities.guarded import approach
@@ -24,6 +27,7 @@ from mcp_ros_bridge.capabilities.jobs import Job
 from mcp_ros_bridge.capabilities.preview import previews_plans, unsupported
 
 STEP_M = 0.005
+SAME_TARGET_M = 0.002  # an approved plan runs for a step whose target is this close to its own
 GRASP_SPEED_MPS, GRIP_TIMEOUT_S = 0.05, 10.0
 STEP_PLAN = {'type': 'array', 'items': {'type': 'object', 'properties': {
     'step': STR, 'action': STR, 'target_m': XYZ, 'check': STR, 'duration_s': NUM}}}
@@ -79,16 +83,55 @@ class Steps:
 
 
 class Run(Steps):
-    """Run the steps through the port (each failure is the step's fixable error)."""
+    """
+    Run the steps through the port (each failure is the step's fixable error).
+
+    After an approval the result's ``plans_run_as_approved`` counts the motions
+    that ran their approved plan.
+    """
+
+    def __init__(self, ctx: CallContext, job: Job, lim: MotionLimits) -> None:
+        """Take the chain the person approved, if any, to run its plans in turn."""
+        super().__init__(ctx, job, lim)
+        approved = ctx.approved
+        self.approved: list[Plan] = list(approved) if isinstance(approved, tuple) else []
+        if self.approved:
+            job.structured['plans_run_as_approved'] = 0
+
+    async def _approved(self, target: Pose) -> MotionResult | None:
+        """Run the next approved plan if it goes to ``target`` from where the arm is; else None."""
+        if not self.approved:
+            return None
+        plan = self.approved.pop(0)
+        aim = plan.target
+        if aim is None or math.dist(aim.position, target.position) > SAME_TARGET_M:
+            self.approved.clear()  # the job went another way: it plans the rest as it runs
+            return None
+        try:
+            result = await self.ctx.backend.execute(plan, self.job.sub)
+        except BackendError as exc:
+            if exc.code != 'STALE_PLAN':
+                raise
+            self.approved.clear()  # the arm is elsewhere (a touch ended it): plan from there
+            return None
+        self.job.structured['plans_run_as_approved'] += 1
+        return result
 
     async def free(self, target: Pose) -> None:
         """Plan and run a free motion of the fingertip to ``target``."""
-        await self.job.moved(await self.ctx.backend.move_to_pose(
-            PoseGoal(target, self.lim, link=self.link), self.job.sub))
+        result = await self._approved(target)
+        if result is None:
+            result = await self.ctx.backend.move_to_pose(
+                PoseGoal(target, self.lim, link=self.link), self.job.sub)
+        await self.job.moved(result)
 
     async def line(self, target: Pose, free: bool = False,
                    touch: frozenset[str] = frozenset()) -> None:
         """Move in a straight line to ``target``; ``free``: a free motion where no line is."""
+        approved = await self._approved(target)
+        if approved is not None:
+            await self.job.moved(approved)
+            return
         goal = CartesianGoal([target], self.lim, link=self.link, max_step_m=STEP_M,
                              may_touch=touch)
         result = await self.ctx.backend.follow_cartesian_path(goal, self.job.sub)
@@ -137,7 +180,7 @@ class Preview(Steps):
         super().__init__(ctx, job, lim)
         self.plan: list[dict[str, Any]] = []
         self.state: RobotState | None = None  # where the steps so far would leave the arm
-        self.held = ''
+        self.held: str | None = None  # what the hand would hold (None: what it holds now)
         self.last: Pose | None = None
 
     @staticmethod
@@ -166,7 +209,7 @@ class Preview(Steps):
         the run does. A plan that could not run fails the step with the run's error.
         """
         b, start = self.ctx.backend, self.state
-        if start is not None and self.held != start.held:
+        if start is not None and self.held is not None and self.held != start.held:
             start = replace(start, held=self.held)
         plan = await b.plan(goal, start)
         if free and isinstance(goal, CartesianGoal) and plan.status is MotionStatus.PARTIAL:

@@ -25,7 +25,7 @@ _NOTHING_MOVED = re.compile(r'[Nn]othing (?:moved|was executed)(?: again)?|æ²¡æœ
 GEOM_ID = re.compile(r'(?<=[\w.-])/geom\d+\b')
 JOB_FIELDS = {'status': STR, 'message': STR, 'object': STR,
               'steps_done': {'type': 'array', 'items': STR}, 'failed_step': STR,
-              'duration_s': NUM}
+              'duration_s': NUM, 'plans_run_as_approved': {'type': 'integer'}}
 
 
 def named(text: str) -> str:

@@ -165,7 +165,7 @@ async def run_motion(ctx: CallContext, args: dict[str, Any], verb: str, goal: Go
     A motion that runs reports the held object (``grip``) and the known objects that
     moved or tilted meanwhile (``scene_changes``).
     """
-    if ctx.approved is not None:
+    if isinstance(ctx.approved, Plan):
         return await run_goal(ctx, verb, ctx.approved, requested_m, target)
     limits = motion_limits(ctx, args)
     if args['plan_only']:

@@ -154,9 +154,10 @@ TABLE: dict[str, tuple[str, str]] = {
     'approval_job_plan': both(
         "The job's {motions} arm motions, each planned from where the one before ends: "
         '{duration} s in all, fingertip up to {speed} mm/s along {length} m{object}; '
-        'the job plans each one again from where the arm is as it runs.',
+        'approving runs these plans, except a motion after a guarded touch, which is '
+        'planned again from where the touch ended.',
         '作业的 {motions} 段手臂运动（每段从上一段的终点规划）：共 {duration} 秒，指尖最高 {speed} mm/s，'
-        '路径 {length} m{object}；运行时每段从手臂当时的位置重新规划。'),
+        '路径 {length} m{object}；批准后按这些规划运行，只有接触探测之后的运动从接触停止处重新规划。'),
     'approval_plan_object': both(', holding the {object}', '，手持 {object}'),
     'approval_distance': both('Distance: {dist} m.', '距离：{dist} m。'),
     'approval_distance_unknown': both(

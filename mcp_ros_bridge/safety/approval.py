@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 import anyio
 from mcp.server import ServerRequestContext
-from mcp_ros_bridge.backends.port import Plan
+from mcp_ros_bridge.backends.port import Chain, Plan
 from mcp_ros_bridge.messages import t
 import mcp_types as types
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -80,9 +80,9 @@ class IssuedApprovals:
     def __init__(self, ttl_s: float = 600.0, limit: int = 256) -> None:
         """Remember at most ``limit`` open requests for ``ttl_s`` seconds each."""
         self.ttl_s, self.limit = ttl_s, limit
-        self._open: OrderedDict[str, tuple[float, Plan | None]] = OrderedDict()
+        self._open: OrderedDict[str, tuple[float, Plan | Chain | None]] = OrderedDict()
 
-    def issue(self, plan: Plan | None = None) -> str:
+    def issue(self, plan: Plan | Chain | None = None) -> str:
         """Return the request state of a new approval request (showing ``plan``)."""
         nonce = secrets.token_urlsafe(16)
         self._open[nonce] = (time.monotonic(), plan)
@@ -90,7 +90,7 @@ class IssuedApprovals:
             self._open.popitem(last=False)
         return STATE_PREFIX + nonce
 
-    def plan_of(self, state: str | None) -> Plan | None:
+    def plan_of(self, state: str | None) -> Plan | Chain | None:
         """Return the plan the open request ``state`` showed (None: none, or not open)."""
         found = self._open.get(_nonce(state))
         return found[1] if found is not None else None
@@ -141,13 +141,14 @@ async def request_approval(ctx: ServerRequestContext[Any, Any],
                            params: types.CallToolRequestParams, message: str,
                            policy: str, issued: IssuedApprovals,
                            desk: OperatorDesk | None = None, tool: str = '',
-                           plan: Plan | None = None, facts: dict[str, Any] | None = None
+                           plan: Plan | Chain | None = None,
+                           facts: dict[str, Any] | None = None
                            ) -> types.InputRequiredResult | None:
     """
     Ask the user (and the person at ``desk``); return None when approved, or a result to send.
 
-    A 2026-07-28 request keeps ``plan`` (the plan it describes), which its approved
-    retry runs; ``facts`` (the plan's) go to the person's card. Raises :class:`Denied`
+    A 2026-07-28 request keeps ``plan`` (the plan or job chain it describes), which
+    its approved retry runs; ``facts`` (the plan's) go to the person's card. Raises :class:`Denied`
     when the user declines or the client cannot ask.
     """
     modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS

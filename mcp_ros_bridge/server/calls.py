@@ -24,7 +24,7 @@ from typing import Any
 
 import anyio
 from mcp.shared.exceptions import MCPError
-from mcp_ros_bridge.backends.port import BackendError, Plan, RobotBackend
+from mcp_ros_bridge.backends.port import BackendError, Chain, Plan, RobotBackend
 from mcp_ros_bridge.capabilities import CallContext, Kind, KINDS
 from mcp_ros_bridge.capabilities.memory import RobotMemory
 from mcp_ros_bridge.capabilities.plan_ids import chain_facts, plan_facts
@@ -213,14 +213,12 @@ class CallPipeline:
             refusal = await self._refusal(ctx, spec, moves=not args.get('plan_only'))
             if refusal is not None:
                 return refusal
-        approved: Plan | None = None
+        approved: Plan | Chain | None = None
         if spec.requires_approval and not repeat:
             planned = await self._plan_for_approval(ctx, params, spec, kind, args, epoch)
             if isinstance(planned, types.CallToolResult):
                 return planned  # it cannot be planned: nothing to approve, nothing moved
             facts = self._approval_facts(planned, args)
-            if isinstance(planned, list):
-                planned = None  # a job's chain is shown; the job plans again as it runs
             try:
                 summary = await plan_summary(spec, args, self.backend, self.catalog.robot,
                                              facts)
@@ -243,11 +241,11 @@ class CallPipeline:
             return await run()
         return await run_once(self.idempotency, scope, spec.name, key, args, run)
 
-    def _approval_facts(self, planned: Plan | list[Plan] | None,
+    def _approval_facts(self, planned: Plan | Chain | None,
                         args: dict[str, Any]) -> dict[str, Any] | None:
         """Return the facts an approval shows: the plan's, the job chain's, or none."""
-        if isinstance(planned, list):
-            return chain_facts(planned)
+        if isinstance(planned, tuple):
+            return chain_facts(list(planned))
         shown = planned  # the plan just made; for execute_plan, the kept plan it runs
         if shown is None and 'plan_id' in args:
             shown = self.memory.plans.peek(str(args['plan_id']))
@@ -255,15 +253,15 @@ class CallPipeline:
 
     async def _plan_for_approval(self, ctx: RequestContext, params: types.CallToolRequestParams,
                                  spec: ToolSpec, kind: Kind, args: dict[str, Any], epoch: int
-                                 ) -> Plan | list[Plan] | types.CallToolResult | None:
+                                 ) -> Plan | Chain | types.CallToolResult | None:
         """
         Plan a motion before asking, so the person approves what the plan says.
 
-        A single-plan motion returns its plan (on a 2026-07-28 retry: the one its request
-        showed), which then runs; a job that previews returns its chain of arm plans. The
-        result of a motion that cannot be planned (nothing moved) is returned as it is;
-        None: no plan to show (a preview, a job that does not preview, a backend that
-        cannot plan ahead).
+        A single-plan motion returns its plan, a job that previews its chain of arm
+        plans (on a 2026-07-28 retry: what its request showed); what is approved then
+        runs. The result of a motion that cannot be planned (nothing moved) is returned
+        as it is; None: no plan to show (a preview, a job that does not preview, a
+        backend that cannot plan ahead).
         """
         job = not kind.plans and 'plan_only' in kind.parameters
         if (not (kind.plans or job) or args.get('plan_only')
@@ -271,14 +269,14 @@ class CallPipeline:
             return None
         shown = self.approvals.plan_of(params.request_state)
         if shown is not None or (job and self.approvals.is_open(params.request_state)):
-            return shown  # the retry of a request: its plan runs; a job plans as it runs
+            return shown  # the retry of a request: what it showed runs
         chain: list[Plan] = []
         preview = await self._hold_and_run(ctx, spec, kind, {**args, 'plan_only': True}, epoch,
                                            chain=chain)
         if preview.is_error:
             return preview
         if job:  # every arm motion planned from where the one before ends
-            return chain or None
+            return tuple(chain) or None
         plan_id = (preview.structured_content or {}).get('plan_id')
         if not isinstance(plan_id, str):
             return preview
@@ -308,7 +306,8 @@ class CallPipeline:
         return None
 
     async def _hold_and_run(self, ctx: RequestContext, spec: ToolSpec, kind: Kind,
-                            args: dict[str, Any], epoch: int, approved: Plan | None = None,
+                            args: dict[str, Any], epoch: int,
+                            approved: Plan | Chain | None = None,
                             chain: list[Plan] | None = None) -> types.CallToolResult:
         request = requester_key(ctx)
         if request is not None and request in self._gone:
@@ -362,7 +361,7 @@ class CallPipeline:
             self.leases.session_ended(session)
 
     async def _run(self, ctx: RequestContext, spec: ToolSpec, kind: Kind, args: dict[str, Any],
-                   timeout: float | None = None, approved: Plan | None = None,
+                   timeout: float | None = None, approved: Plan | Chain | None = None,
                    chain: list[Plan] | None = None) -> types.CallToolResult:
         async def progress(fraction: float, message: str) -> None:
             for watch in self.progress_watchers:

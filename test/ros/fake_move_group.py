@@ -88,6 +88,7 @@ class FakeMoveGroup:
         self.path_fraction = None
         self.goals, self.executions, self.path_requests = [], [], []
         self.log = []  # what arrived, in order: 'plan' (MoveGroup), 'path', 'execute'
+        self.answered = []  # the [(t, q), ...] of every trajectory a plan or path answered
         self.contacts_at, self.validity_requests = None, []
         self.executing = threading.Event()
         self.refused = []  # (why, trajectory points) of executions trajectory_execution refused
@@ -194,6 +195,7 @@ class FakeMoveGroup:
             if joints else self.solution
         points = straight(start, target, self.duration_s)
         result.planned_trajectory = trajectory_msg(self.joint_names, points)
+        self.answered.append(points_of(result.planned_trajectory))
         result.error_code.val = SUCCESS
         if goal.planning_options.plan_only:  # executeMoveCallbackPlanOnly: no execution
             handle.succeed()
@@ -256,6 +258,7 @@ class FakeMoveGroup:
         if fraction < 1.0:
             points = points[:max(1, int(len(points) * fraction))]
         response.solution = trajectory_msg(self.joint_names, points)
+        self.answered.append(points_of(response.solution))
         response.fraction = fraction
         response.error_code.val = SUCCESS
         return response

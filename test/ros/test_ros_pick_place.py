@@ -247,8 +247,8 @@ async def test_a_pick_whose_descent_is_blocked_fails_in_its_preview_as_in_its_ru
 
 
 @pytest.mark.parametrize('mode', MODES)
-async def test_approving_a_pick_on_ros_quotes_its_chain_of_moveit_plans(tmp_path, mode):
-    """The question quotes the preview's three MoveIt plans; the pick then runs three alike."""
+async def test_approving_a_pick_on_ros_runs_the_chain_of_moveit_plans_it_quoted(tmp_path, mode):
+    """The question quotes the preview's three MoveIt plans; the pick then runs exactly them."""
     import re
 
     import mcp_types as types
@@ -263,9 +263,12 @@ async def test_approving_a_pick_on_ros_quotes_its_chain_of_moveit_plans(tmp_path
         picked = await client.call_tool('pick_object', {'object': 'box'})
         log = list(fake.log)
     assert not picked.is_error, ros_support.result_text(picked)
-    # the preview's plans (MoveGroup plan only, two lines from their start states), then the run
-    assert log == ['plan', 'path', 'path', 'open', 'plan', 'execute', 'path', 'execute', 'close',
-                   'path', 'execute'], log
+    # the preview's plans (MoveGroup plan only, two lines from their start states), then the
+    # run: those three trajectories, nothing planned again
+    assert log == ['plan', 'path', 'path', 'open', 'execute', 'execute', 'close', 'execute'], log
+    # the joint paths MoveIt answered (the bridge retimed them to its limits when planning)
+    assert [[q for _, q in points_of(e.trajectory)] for e in fake.executions] == \
+        [[q for _, q in points] for points in fake.answered]
     assert len(asked) == 1 and 'Object: the box.' in asked[0], asked
     card = re.search(r"The job's (\d+) arm motions, each planned from where the one before "
                      r'ends: ([\d.]+) s in all', asked[0])

@@ -114,3 +114,35 @@ async def test_a_kept_plan_runs_once_on_ros_and_a_stale_one_is_refused(tmp_path,
         last = fake.executions[-1].trajectory.joint_trajectory.points[-1]
         ready_q = catalog.robot.postures['ready']
         assert list(last.positions)[:len(ready_q)] == pytest.approx(list(ready_q), abs=1e-6)
+
+
+async def test_a_kept_plan_still_runs_after_the_fingers_moved(tmp_path):
+    """A plan binds the arm's joints only: opening the hand (finger joints) leaves it valid."""
+    import anyio
+    from mcp import Client
+    from mcp_ros_bridge.server.bridge import BridgeServer
+    from mcp_ros_bridge.server.calls import CallSettings
+    catalog = _catalog(tmp_path)
+    fingers = catalog.robot.gripper_joints
+    assert fingers, 'the rig has no finger joints to move'
+    async with moveit_rig.rigged(config=catalog.robot) as (backend, fake, pub, _):
+        bridge = BridgeServer(catalog, backend, CallSettings(motion_rate_per_s=1000.0,
+                                                             motion_burst=1000))
+        try:
+            async with Client(bridge.server, mode='legacy') as c:
+                ready = await c.call_tool('move_arm_to_posture',
+                                          {'posture': 'ready', 'plan_only': True})
+                arm = len(catalog.robot.arm_joints)
+                pub.joint_msg.position = list(pub.joint_msg.position[:arm]) + [0.04] * len(fingers)
+                with anyio.fail_after(30):
+                    while True:  # until the bridge has the opened fingers
+                        now = await backend.joint_states()
+                        if dict(zip(now.names, now.positions)).get(fingers[0]) == 0.04:
+                            break
+                        await anyio.sleep(0.01)
+                ran = await c.call_tool('execute_plan',
+                                        {'plan_id': ready.structured_content['plan_id']})
+        finally:
+            bridge.close()
+    assert not ran.is_error, _text(ran)
+    assert len(fake.executions) >= 1

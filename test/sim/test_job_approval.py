@@ -66,9 +66,25 @@ async def test_the_question_quotes_the_chain_of_the_pick_that_then_runs(
     assert card, asked[0]
     motions, duration = int(card.group(1)), float(card.group(2))
     assert motions == len(planned) == 3  # above, descend, lift
+    assert picked.structured_content['plans_run_as_approved'] == 3  # the plans asked about
     assert duration == pytest.approx(sum(s['duration_s'] for s in planned), abs=0.02)
     assert duration == pytest.approx(_arm_time_s(probe, world), rel=0.25), asked[0]
     assert float(card.group(3)) / 1000 == pytest.approx(probe.peak_speed(), rel=0.25)
+
+
+async def test_an_approved_place_runs_its_plans_and_plans_the_retreat_after_the_touch(
+        bridge: Any) -> None:
+    """Each placing motion runs its approved plan, but the retreat: the touch moved the arm."""
+    asked: list[str] = []
+    async with Client(bridge.server, elicitation_callback=approving(asked)) as client:
+        with anyio.fail_after(240):
+            picked = await client.call_tool('pick_object', {'object': 'box'})
+            assert not picked.is_error, picked.content[0].text
+            placed = await client.call_tool('place_object', {'target': {'x': 0.4, 'y': 0.1}})
+    assert not placed.is_error, placed.content[0].text
+    card = JOB.search(asked[-1])
+    assert card, asked[-1]
+    assert placed.structured_content['plans_run_as_approved'] == int(card.group(1)) - 1
 
 
 class ApprovingDesk:

@@ -40,7 +40,8 @@ async def make_plan(b: RosBackend, goal: MotionGoal, start: RobotState | None,
     else:
         try:
             now = await b.joint_states()
-            first = RobotState(dict(zip(now.names, now.positions)))  # no object names on ROS
+            at = dict(zip(now.names, now.positions))  # the arm's only: the fingers may move
+            first = RobotState({n: at[n] for n in arm if n in at})  # no object names on ROS
         except BackendError:  # run at once it needs no start; kept, it cannot run (STALE_PLAN)
             first = RobotState({})
     planned = await (moveit.plan_path(goal, progress, start=joints)
