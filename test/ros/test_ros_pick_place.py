@@ -263,6 +263,7 @@ async def test_approving_a_pick_on_ros_runs_the_chain_of_moveit_plans_it_quoted(
         picked = await client.call_tool('pick_object', {'object': 'box'})
         log = list(fake.log)
     assert not picked.is_error, ros_support.result_text(picked)
+    assert picked.structured_content['plans_run_as_approved'] == 3
     # the preview's plans (MoveGroup plan only, two lines from their start states), then the
     # run: those three trajectories, nothing planned again
     assert log == ['plan', 'path', 'path', 'open', 'execute', 'execute', 'close', 'execute'], log
