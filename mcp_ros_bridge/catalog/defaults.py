@@ -1,4 +1,10 @@
-"""Fill a JSON Schema's ``default`` values into data: the one place defaults are applied."""
+"""
+Fill a JSON Schema's ``default`` values into data: the one place defaults are applied.
+
+An absent object whose every field has a default (and none is required) is
+filled as ``{}`` with those defaults: the schema need not repeat them as the
+object's own ``default``.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +17,13 @@ def fill_defaults(schema: Mapping[str, Any], data: dict[str, Any]) -> dict[str, 
     out: dict[str, Any] = json_copy(data)
     _fill(schema, out)
     return out
+
+
+def all_defaulted(schema: Mapping[str, Any]) -> bool:
+    """Return True for an object schema whose fields all have defaults and none is required."""
+    props = schema.get('properties')
+    return (isinstance(props, Mapping) and bool(props) and not schema.get('required')
+            and all(isinstance(s, Mapping) and 'default' in s for s in props.values()))
 
 
 def json_copy(value: Any) -> Any:
@@ -30,6 +43,8 @@ def _fill(schema: Mapping[str, Any], value: Any) -> None:
                 continue
             if name not in value and 'default' in sub:
                 value[name] = json_copy(sub['default'])
+            elif name not in value and all_defaulted(sub):
+                value[name] = {}
             if name in value:
                 _fill(sub, value[name])
         other = schema.get('additionalProperties')

@@ -43,7 +43,8 @@ def unfilled(schema: Mapping[str, Any], kind: KindShape) -> list[tuple[str, ...]
 
     Defaults live only in the schema: each parameter the kind reads (and each
     field of an object parameter) must be required or have a ``default``, which
-    the contract layer fills in before the kind runs.
+    the contract layer fills in before the kind runs; an optional object without
+    one is filled from its fields' defaults, so each of them needs one.
     """
     if '*' in kind.parameters:
         return []
@@ -53,10 +54,16 @@ def unfilled(schema: Mapping[str, Any], kind: KindShape) -> list[tuple[str, ...]
         props, required = node.get('properties', {}), set(node.get('required', ()))
         for name in names:
             sub = props.get(name)
-            if not isinstance(sub, Mapping) or (name not in required and 'default' not in sub):
+            if not isinstance(sub, Mapping):
                 out.append(path + (name,))
-            elif isinstance(sub.get('properties'), Mapping):
-                walk(sub, sorted(sub['properties']), path + (name,))
+            elif name in required or 'default' in sub:
+                if isinstance(sub.get('properties'), Mapping):
+                    walk(sub, sorted(sub['properties']), path + (name,))
+            elif isinstance(sub.get('properties'), Mapping) and sub['properties'] \
+                    and not sub.get('required'):
+                walk(sub, sorted(sub['properties']), path + (name,))  # filled as {}: each field
+            else:
+                out.append(path + (name,))
 
     walk(schema, sorted(kind.parameters - kind.optional), ())
     return out
