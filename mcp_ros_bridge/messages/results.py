@@ -42,7 +42,7 @@ TABLE: dict[str, tuple[str, str]] = {
         'known objects, other than the held one, that moved >= {moved} mm or tilted >= '
         '{tilted} deg during the motion',
         '运动中移动 >= {moved} mm 或倾斜 >= {tilted} deg 的已知物体（所夹物体除外）'),
-    'list_same_result': both('the same fields as the result of {tool}', '与 {tool} 的结果字段相同'),
+    'list_same_result': both('the same fields as the result of {tool}', '同 {tool} 的结果字段'),
     'list_same_field': both('the same form as {field} in the result of {tool}',
                             '与 {tool} 结果中的 {field} 形式相同'),
     'returns_close_gripper': both('status CLOSED and the reached finger gap (m)',
