@@ -23,7 +23,7 @@ from mcp_ros_bridge.capabilities.jobs import (Job, JOB_FIELDS, refuse_while_hold
                                               StepFailed)
 from mcp_ros_bridge.capabilities.memory import HeldObject
 from mcp_ros_bridge.capabilities.object_heights import face_above_tcp, grasp_z
-from mcp_ros_bridge.capabilities.placing import (APPROACH_M, place_outcome, PlacePlan,
+from mcp_ros_bridge.capabilities.placing import (place_outcome, PlacePlan,
                                                  plan_place, verify_place)
 from mcp_ros_bridge.geometry import rpy_deg_to_quat
 from mcp_ros_bridge.messages import t
@@ -87,7 +87,7 @@ async def pick_steps(ctx: CallContext, args: dict[str, Any], job: Job, do: Steps
         pose = await b.object_pose(name, base)
     gz = grasp_z(pose, ctx.robot.objects.get(name), face_above_tcp(ctx.robot))
     x, y = pose.position[0], pose.position[1]
-    q, above = _down(_finger_yaw(pose)), gz + APPROACH_M
+    q, above = _down(_finger_yaw(pose)), gz + ctx.robot.approach_m
     job.structured.update(grasp_z_m=round(gz, 4), lifted_z_m=round(above, 4))
     async with job.step('open'):
         await do.release()
@@ -153,7 +153,7 @@ async def place_steps(ctx: CallContext, args: dict[str, Any], job: Job, do: Step
         ctx.memory.held = None
     async with job.step('retreat'):
         now = await do.here()
-        await do.line(do.pose((*now.position[:2], plan.place_z + APPROACH_M), now.orientation))
+        await do.line(do.pose((*now.position[:2], plan.place_z + ctx.robot.approach_m), now.orientation))
     if not job.preview:
         async with job.step('verify'):
             await verify_place(ctx, plan, job)

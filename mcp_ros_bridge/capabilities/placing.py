@@ -14,7 +14,7 @@ from mcp_ros_bridge.capabilities.object_heights import half_height, top_z
 from mcp_ros_bridge.geometry import approach_angle_deg
 from mcp_ros_bridge.messages import t
 
-APPROACH_M, CLEAR_M, TABLE_Z, PLACE_TOLERANCE_M, MAX_TILT_DEG = 0.10, 0.03, 0.0, 0.02, 15.0
+CLEAR_M, TABLE_Z, PLACE_TOLERANCE_M, MAX_TILT_DEG = 0.03, 0.0, 0.02, 15.0
 MIN_TOWARD_M = 0.01  # a direction "toward" needs the two points this far apart
 PLACE_GAP_M = 0.002  # the held object's bottom stops this far above the surface (then touches)
 EXAMPLE = '{"target": {"x": 0.45, "y": 0.2}}'
@@ -138,7 +138,7 @@ async def plan_place(ctx: CallContext, args: dict[str, Any], job: Job) -> PlaceP
     tops = [top_z(robot.objects[n], p) for n in names if n != held
             and (p := await _pose_or_none(ctx, n)) is not None]
     below_tip = above_centre + half  # from the fingertip down to the held object's bottom
-    carry = max([tip.position[2], place_z + APPROACH_M]
+    carry = max([tip.position[2], place_z + robot.approach_m]
                 + [top + below_tip + CLEAR_M for top in tops])
     carry = min(carry, ws.hi[2] - 0.01) if ws.frame in ('', robot.base_frame) else carry
     return PlacePlan(held, tip, xy, on or 'table', surface, centre, place_z, carry)

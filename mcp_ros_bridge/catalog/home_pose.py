@@ -28,6 +28,8 @@ TCP_CLEAR_M = 0.01  # and the TCP this far
 DOWN = np.array([0.0, 0.0, -1.0])
 ALONG_X = np.array([1.0, 0.0, 0.0])
 PICK_HEIGHT_M = 0.15  # a pick's start above a 50 mm object (0.12 m above its top)
+# a small arm (SO-101) reaches fingers down only lower: the pick starts as high as it can
+HEIGHTS_M = (PICK_HEIGHT_M, 0.12, 0.10, 0.08, 0.065)
 ROLLS = (0.0, math.pi / 2, math.pi, -math.pi / 2)
 
 
@@ -92,18 +94,19 @@ def _solve(chain: Chain, q: np.ndarray, goal: np.ndarray, lo: np.ndarray, hi: np
 
 
 def work_point(chain: Chain, lo: Sequence[float], hi: Sequence[float], low: bool = False,
-               seed: int = 0, samples: int = 600) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               seed: int = 0, samples: int = 600, height: float = PICK_HEIGHT_M
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """
     Return the middle of the reach in front of the base, random postures and their TCPs.
 
-    The point is :data:`PICK_HEIGHT_M` high when ``low``, else 0.3 of the reach (at least that).
+    The point is ``height`` high when ``low``, else 0.3 of the reach (at least ``height``).
     """
     rng = np.random.default_rng(seed)  # seeds within one turn: no wound-up wrist or elbow
     rows = rng.uniform(np.maximum(lo, -math.pi), np.minimum(hi, math.pi), (samples, len(lo)))
     tips = np.array([chain.frames(q)[1][:3, 3] for q in rows])
     reach = float(np.max(np.hypot(tips[:, 0], tips[:, 1])))
-    height = PICK_HEIGHT_M if low else max(PICK_HEIGHT_M, 0.3 * reach)
-    return np.array([0.5 * reach, 0.0, height]), rows, tips
+    z = height if low else max(height, 0.3 * reach)
+    return np.array([0.5 * reach, 0.0, z]), rows, tips
 
 
 def fingers_down(chain: Chain, lo: Sequence[float], hi: Sequence[float], goal: np.ndarray,
@@ -124,8 +127,8 @@ def fingers_down(chain: Chain, lo: Sequence[float], hi: Sequence[float], goal: n
 def found_home(chain: Chain, lo: Sequence[float], hi: Sequence[float]
                ) -> tuple[list[float], str] | None:
     """Return a posture fingers down above the middle of the reach, clear of the table."""
-    for low in (False, True):
-        goal, rows, tips = work_point(chain, lo, hi, low)
+    for low, height in ((False, PICK_HEIGHT_M), *((True, h) for h in HEIGHTS_M)):
+        goal, rows, tips = work_point(chain, lo, hi, low, height=height)
         q = fingers_down(chain, lo, hi, goal, (rows, tips), full=True)
         if q is not None:
             break
@@ -142,14 +145,25 @@ def fitted_roll(urdf: Urdf, model: ArmModel, tool: ToolPoint, lo: Sequence[float
     Return ``tool`` turned about its z by the first quarter turn that reaches fingers down.
 
     Fingers down means the tools' default orientation (the TCP's x along the base's
-    +x) at the middle of the reach, as high as a pick starts; a wrist with a short
-    roll range reaches it at
-    one turn of the TCP frame only. No turn reaches: ``tool`` unchanged.
+    +x) at the middle of the reach, as high as a pick starts (lower for a small arm:
+    :data:`HEIGHTS_M`); a wrist with a short roll range reaches it at one turn of the
+    TCP frame only. No turn reaches: ``tool`` unchanged.
     """
-    for roll in ROLLS:
-        turned = tool.rolled(roll)
-        chain = Chain(urdf, model, turned)
-        goal, rows, tips = work_point(chain, lo, hi, low=True)
-        if fingers_down(chain, lo, hi, goal, (rows, tips), full=True) is not None:
-            return turned
+    for height in HEIGHTS_M:
+        for roll in ROLLS:
+            turned = tool.rolled(roll)
+            chain = Chain(urdf, model, turned)
+            goal, rows, tips = work_point(chain, lo, hi, low=True, height=height)
+            if fingers_down(chain, lo, hi, goal, (rows, tips), full=True) is not None:
+                return turned
     return tool
+
+
+def down_ceiling(chain: Chain, lo: Sequence[float], hi: Sequence[float]
+                 ) -> tuple[float, np.ndarray] | None:
+    """Return the highest of :data:`HEIGHTS_M` the TCP reaches fingers down mid-reach, and where."""
+    for height in HEIGHTS_M:
+        goal, rows, tips = work_point(chain, lo, hi, low=True, height=height)
+        if fingers_down(chain, lo, hi, goal, (rows, tips), full=True) is not None:
+            return height, goal
+    return None

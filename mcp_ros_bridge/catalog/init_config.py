@@ -20,7 +20,8 @@ from mcp_ros_bridge.catalog.arm_chains import links_below
 from mcp_ros_bridge.catalog.arm_model import ArmModel
 from mcp_ros_bridge.catalog.described import read_description
 from mcp_ros_bridge.catalog.description import Joint, Urdf
-from mcp_ros_bridge.catalog.home_pose import Chain, clear, fitted_roll, found_home
+from mcp_ros_bridge.catalog.home_pose import Chain, clear, down_ceiling, fitted_roll, found_home
+from mcp_ros_bridge.catalog.schemas import APPROACH_M, MIN_APPROACH_M
 from mcp_ros_bridge.catalog.tool_point import tool_point, ToolPoint
 import numpy as np
 from transforms3d.axangles import axangle2mat
@@ -151,9 +152,40 @@ def _home(model: ArmModel, chain: Chain | None = None) -> tuple[list[float], str
     return home, 'zeros moved inside the limits (CHECK: a safe start posture)'
 
 
+BOX_GRASP_Z_M = 0.025  # the fingertip centre at the 50 mm box's centre, where a pick grasps
+
+
+def _approach_line(model: ArmModel, chain: Chain | None) -> str:
+    """
+    Return the ``gripper.approach_m`` line of an arm too small for the default approach.
+
+    A pick starts ``approach_m`` above its grasp fingers down; an arm whose fingers-down
+    reach mid-way ends lower than the box's grasp plus :data:`APPROACH_M` gets what
+    it reaches (at least :data:`MIN_APPROACH_M`); none for an arm that reaches it.
+    """
+    if chain is None:
+        return ''
+    found = down_ceiling(chain, *_bounds(model))
+    if found is None:
+        return ''
+    top, where = found
+    approach = math.floor((top - BOX_GRASP_Z_M) * 100) / 100
+    if approach >= APPROACH_M:
+        return ''
+    xyz = ', '.join(f'{v:.3f}' for v in where)
+    return (f'  approach_m: {max(approach, MIN_APPROACH_M)}   # a pick starts this far above '
+            f'its grasp: fingers down reach at most z {top} m at [{xyz}] (found by init)\n')
+
+
 def q(name: str) -> str:
     """Return ``name`` as a YAML double-quoted scalar: a name from a file is data, never YAML."""
     return json.dumps(name, ensure_ascii=False)
+
+
+def _decimal(value: float) -> str:
+    """Return ``value`` as a YAML float (``3e-06`` would read as a string): 6 decimals."""
+    text = f'{value:.6f}'.rstrip('0')
+    return text + '0' if text.endswith('.') else text
 
 
 def _tcp_lines(model: ArmModel, tool: ToolPoint | None) -> tuple[str, str]:
@@ -161,7 +193,7 @@ def _tcp_lines(model: ArmModel, tool: ToolPoint | None) -> tuple[str, str]:
     if tool is None or not any(abs(v) > 1e-5 for v in (*tool.offset_xyz, *tool.rpy)):
         why = f' ({tool.why})' if tool else ''
         return model.tip_link, f'  # tcp: none, the TCP is {q(model.tip_link)} itself{why}\n'
-    xyz, rpy = (', '.join(repr(v) for v in vs) for vs in (tool.offset_xyz, tool.rpy))
+    xyz, rpy = (', '.join(_decimal(v) for v in vs) for vs in (tool.offset_xyz, tool.rpy))
     return tool.name, (f'  tcp: {{parent_link: {q(tool.parent_link)}, offset_xyz: [{xyz}], '
                        f'rpy: [{rpy}]}}\n  # the TCP: {q(tool.parent_link)} moved (m) and turned '
                        f'(rad) so: {tool.why}\n')
@@ -187,6 +219,7 @@ def render_robot_yaml(model: ArmModel, urdf: str, srdf: str,
     effector, tcp_line = _tcp_lines(model, tool)
     chain = Chain(parsed, model, tool) if parsed is not None and tool is not None else None
     home, home_from = _home(model, chain)
+    approach_line = _approach_line(model, chain)
     width, width_from = _gripper_width(model)
     if not width_from:
         todo.append(f'gripper.max_width_m: no prismatic finger joint; {UNKNOWN_WIDTH_M} m '
@@ -237,7 +270,7 @@ gripper:
   max_force_n: {FORCE_RANGE_N[1]}  # CHECK
   mass_kg: {round(gripper_mass_kg, 4)}            # below the arm's last link (URDF inertials)
   com_m: [0.0, 0.0, 0.05]        # CHECK: their centre of mass in the F/T sensor frame
-{_command_lines(model, parsed)}
+{approach_line}{_command_lines(model, parsed)}
 objects:
   box: {{colour: red, shape: box, size_m: [0.05, 0.05, 0.05], mass_kg: 0.2}}
   cylinder: {{colour: blue, shape: cylinder, size_m: [0.05, 0.05, 0.1], mass_kg: 0.15}}

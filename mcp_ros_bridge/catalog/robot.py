@@ -10,7 +10,7 @@ from typing import Any
 from mcp_ros_bridge.catalog.defaults import fill_defaults
 from mcp_ros_bridge.catalog.gripper_command import gripper_command, GripperCommand
 from mcp_ros_bridge.catalog.ros_settings import RosSettings
-from mcp_ros_bridge.catalog.schemas import ROBOT_SCHEMA
+from mcp_ros_bridge.catalog.schemas import APPROACH_M, ROBOT_SCHEMA
 
 
 @dataclass(frozen=True)
@@ -116,6 +116,8 @@ class RobotConfig:
     description: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     hand_links: tuple[str, ...] = ()  # what a guarded move may touch with (MoveIt link names)
     arm_units: tuple[str, ...] = ()  # per arm joint 'rad' or 'm' (empty: all rad)
+    # how far above its grasp a pick starts and lifts to, and a place comes down from (m)
+    approach_m: float = APPROACH_M
 
     @property
     def joint_margins(self) -> tuple[float, ...]:
@@ -173,6 +175,7 @@ class RobotConfig:
             description=_description(d.get('description'), config_dir),
             hand_links=tuple(mv['hand_links']),
             arm_units=tuple(jt['units']),
+            approach_m=float(gr['approach_m']),
         )
 
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any, get_args, Literal
 
+APPROACH_M = 0.10  # gripper.approach_m unless robot.yaml says: the Panda-size arms'
+MIN_APPROACH_M = 0.03  # the least that clears an object's top edge on the way down
+
 _NUM: dict[str, Any] = {'type': 'number'}
 _POS: dict[str, Any] = {'type': 'number', 'exclusiveMinimum': 0}
 _FRACTION: dict[str, Any] = {'type': 'number', 'exclusiveMinimum': 0, 'maximum': 1}
@@ -124,6 +127,10 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
     'gripper': _obj({'max_width_m': _POS, 'min_force_n': _POS, 'max_force_n': _POS,
                      'mass_kg': {'type': 'number', 'minimum': 0}, 'com_m': _VEC3,
                      'geometry': GRIPPER_GEOMETRY | {'default': {}},
+                     # a pick's start above its grasp and a place's descent (init: what the
+                     # arm reaches fingers down over the objects)
+                     'approach_m': {'type': 'number', 'minimum': MIN_APPROACH_M, 'maximum': 0.3,
+                                    'default': APPROACH_M},
                      # the action's position at the open and closed gap (catalog/gripper_command)
                      'command': _obj({'open': _NUM, 'closed': _NUM,
                                       'unit': {'enum': ['m', 'rad'], 'default': 'm'},

@@ -20,7 +20,8 @@ import os
 import anyio
 from mcp import Client
 from mcp_ros_bridge.capabilities.pick_place import PICK_STEPS, PLACE_STEPS, TOUCH_M
-from mcp_ros_bridge.capabilities.placing import APPROACH_M, CLEAR_M, PLACE_GAP_M
+from mcp_ros_bridge.capabilities.placing import CLEAR_M, PLACE_GAP_M
+from mcp_ros_bridge.catalog.schemas import APPROACH_M
 from mcp_ros_bridge.contract.results import error_block
 from mcp_ros_bridge.server.bridge import BridgeServer
 from mcp_ros_bridge.server.calls import CallSettings

@@ -3,7 +3,8 @@ Fitting the objects to an arm: the TCP fingers down over the box.
 
 The hand lies along the declared TCP (``ros.tcp``), so nothing of it is free to
 fit. An arm too short for the Panda scene's slots gets them moved in, 20 % at a
-time.
+time, until the TCP reaches fingers down ``gripper.approach_m`` above the box's
+centre, where a pick starts.
 """
 
 from __future__ import annotations
@@ -17,18 +18,17 @@ from .kinematics import Kinematics
 from .sim_robot import SimRobot
 from .urdf_source import Unsupported
 
-SCALES = (1.0, 0.8, 0.6)
+SCALES = (1.0, 0.8, 0.6, 0.4)  # 0.4: the SO-101's reach (0.2 m to the box)
 DOWN = np.array([0.0, 1.0, 0.0, 0.0])  # fingers down, the tools' default orientation
-ABOVE_M = 0.12  # the probe: this far above the box's top, where a pick starts
 
 
-def _reaches_down(robot: SimRobot, home: Sequence[float]) -> bool:
+def _reaches_down(robot: SimRobot, home: Sequence[float], above_m: float) -> bool:
     """Return True when the TCP reaches above the box fingers down."""
     model = robot.build_model()
     box = model.body(robot.objects[0]).id if robot.objects else -1
     data = mujoco.MjData(model)
     mujoco.mj_kinematics(model, data)
-    probe = (data.xpos[box] if box >= 0 else np.array([0.5, 0.0, 0.025])) + (0, 0, ABOVE_M)
+    probe = (data.xpos[box] if box >= 0 else np.array([0.5, 0.0, 0.025])) + (0, 0, above_m)
     adr = np.array([model.jnt_qposadr[model.joint(j).id] for j in robot.arm_joints])
     dof = np.array([model.jnt_dofadr[model.joint(j).id] for j in robot.arm_joints])
     kin = Kinematics(model, adr, dof, 0.02, robot)
@@ -49,7 +49,8 @@ def _home_collisions(robot: SimRobot, home: Sequence[float]) -> list[str]:
     return sorted({f'{h.geom1}<->{h.geom2}' for h in hits})
 
 
-def fitted(assemble: Callable[[float, float], SimRobot], home: Sequence[float]) -> SimRobot:
+def fitted(assemble: Callable[[float, float], SimRobot], home: Sequence[float],
+           above_m: float) -> SimRobot:
     """
     Return ``assemble(0, scale)`` for the first scale that fits, else scale 1.
 
@@ -59,7 +60,7 @@ def fitted(assemble: Callable[[float, float], SimRobot], home: Sequence[float]) 
     robot = None
     for scale in SCALES:
         plain = assemble(0.0, scale)
-        if _reaches_down(plain, home):
+        if _reaches_down(plain, home, above_m):
             robot = plain
             break
     robot = robot or assemble(0.0, 1.0)

@@ -276,7 +276,7 @@ def _assemble(config: RobotConfig, arm: ArmModel, arm_xml: str, raw: mujoco.MjMo
 def described_robot(config: RobotConfig) -> SimRobot:
     """Build the simulated robot of robot.yaml's description; UNSUPPORTED in one line if not."""
     try:
-        return fitted(_assembler(config), config.home)
+        return fitted(_assembler(config), config.home, config.approach_m)
     except Unsupported as exc:
         fields = {'robot': config.robot, **exc.fields}
         raise BackendError('UNSUPPORTED', t(exc.key, **fields),
