@@ -58,6 +58,19 @@ def _down(yaw_deg: float) -> tuple[float, float, float, float]:
     return rpy_deg_to_quat(180.0, 0.0, yaw_deg)
 
 
+def _squared(orientation: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """
+    Return fingers straight down at the yaw of ``orientation`` (a hand within a few degrees).
+
+    A held object's carry keeps the yaw the pick chose, not the servo's last tenth of a
+    degree of tilt: an arm with five joints reaches straight down, not every small tilt.
+    """
+    roll, pitch, yaw = (math.degrees(a) for a in quat2euler(orientation))
+    if abs(abs(roll) - 180.0) > 5.0 or abs(pitch) > 5.0:
+        return orientation
+    return _down(yaw)
+
+
 def _finger_yaw(pose: Pose) -> float:
     """Return the finger yaw (deg) that squares the fingers with the object's sides."""
     yaw = math.degrees(quat2euler(pose.orientation)[2])
@@ -132,12 +145,13 @@ async def place_steps(ctx: CallContext, args: dict[str, Any], job: Job, do: Step
     async with job.step('check'):
         plan = await plan_place(ctx, args, job)
     tip = plan.tip
+    down = _squared(tip.orientation)
     async with job.step('lift'):
         if tip.position[2] < plan.carry_z - 0.005:
-            await do.line(do.pose((*tip.position[:2], plan.carry_z), tip.orientation))
+            await do.line(do.pose((*tip.position[:2], plan.carry_z), down))
     async with job.step('carry'):
-        await do.line(do.pose((*plan.xy, plan.carry_z), tip.orientation), free=True)
-    start = do.pose((*plan.xy, plan.place_z + TOUCH_M), tip.orientation)
+        await do.line(do.pose((*plan.xy, plan.carry_z), down), free=True)
+    start = do.pose((*plan.xy, plan.place_z + TOUCH_M), down)
     async with job.step('descend'):
         await do.line(start)
     async with job.step('touch'):
@@ -153,7 +167,8 @@ async def place_steps(ctx: CallContext, args: dict[str, Any], job: Job, do: Step
         ctx.memory.held = None
     async with job.step('retreat'):
         now = await do.here()
-        await do.line(do.pose((*now.position[:2], plan.place_z + ctx.robot.approach_m), now.orientation))
+        above = plan.place_z + ctx.robot.approach_m
+        await do.line(do.pose((*now.position[:2], above), _squared(now.orientation)))
     if not job.preview:
         async with job.step('verify'):
             await verify_place(ctx, plan, job)

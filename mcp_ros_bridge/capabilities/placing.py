@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 import json
 import math
@@ -11,11 +12,15 @@ from mcp_ros_bridge.backends.port import BackendError, GripStatus, Pose
 from mcp_ros_bridge.capabilities.base import CallContext, fmt, Outcome
 from mcp_ros_bridge.capabilities.jobs import Job
 from mcp_ros_bridge.capabilities.object_heights import half_height, top_z
+from mcp_ros_bridge.catalog.robot import ObjectSpec
+from mcp_ros_bridge.catalog.schemas import APPROACH_M
 from mcp_ros_bridge.geometry import approach_angle_deg
 from mcp_ros_bridge.messages import t
+import numpy as np
 
 CLEAR_M, TABLE_Z, PLACE_TOLERANCE_M, MAX_TILT_DEG = 0.03, 0.0, 0.02, 15.0
 MIN_TOWARD_M = 0.01  # a direction "toward" needs the two points this far apart
+HAND_HALF_M = 0.1  # the carry clears objects this near its line (and their footprint)
 PLACE_GAP_M = 0.002  # the held object's bottom stops this far above the surface (then touches)
 EXAMPLE = '{"target": {"x": 0.45, "y": 0.2}}'
 
@@ -97,6 +102,20 @@ async def _target_xy(ctx: CallContext, target: dict[str, Any], held: str,
     return ox + x * ux - y * uy, oy + x * uy + y * ux
 
 
+def _footprint(spec: ObjectSpec) -> float:
+    """Return the radius of an object's footprint on the table (m)."""
+    if spec.shape in ('cylinder', 'sphere'):
+        return max(spec.size_m[0], spec.size_m[1]) / 2.0
+    return math.hypot(spec.size_m[0], spec.size_m[1]) / 2.0
+
+
+def _off_line(p: Sequence[float], a: Sequence[float], b: Sequence[float]) -> float:
+    """Return how far point ``p`` lies from the segment ``a``-``b`` (xy, m)."""
+    ab, ap = np.subtract(b, a), np.subtract(p, a)
+    along = float(np.clip(ap @ ab / max(float(ab @ ab), 1e-12), 0.0, 1.0))
+    return float(np.linalg.norm(ap - along * ab))
+
+
 async def plan_place(ctx: CallContext, args: dict[str, Any], job: Job) -> PlacePlan:
     """Check the arguments and the grip; compute the target and every height. Nothing moves."""
     target, on = args.get('target'), args.get('on')
@@ -135,8 +154,14 @@ async def plan_place(ctx: CallContext, args: dict[str, Any], job: Job) -> PlaceP
                      y1=ws.hi[1]))
     centre = surface + half
     place_z = centre + above_centre + PLACE_GAP_M
+    # an arm with a short approach carries over the objects near its line only (the line is
+    # collision-checked when planned); others carry over every object
+    start, reach = tip.position[:2], max(_footprint(spec), HAND_HALF_M) + CLEAR_M
+    corridor = robot.approach_m < APPROACH_M
     tops = [top_z(robot.objects[n], p) for n in names if n != held
-            and (p := await _pose_or_none(ctx, n)) is not None]
+            and (p := await _pose_or_none(ctx, n)) is not None
+            and (not corridor
+                 or _off_line(p.position[:2], start, xy) < reach + _footprint(robot.objects[n]))]
     below_tip = above_centre + half  # from the fingertip down to the held object's bottom
     carry = max([tip.position[2], place_z + robot.approach_m]
                 + [top + below_tip + CLEAR_M for top in tops])

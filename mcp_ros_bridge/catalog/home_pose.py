@@ -161,7 +161,7 @@ def fitted_roll(urdf: Urdf, model: ArmModel, tool: ToolPoint, lo: Sequence[float
 
 def down_ceiling(chain: Chain, lo: Sequence[float], hi: Sequence[float]
                  ) -> tuple[float, np.ndarray] | None:
-    """Return the highest of :data:`HEIGHTS_M` the TCP reaches fingers down mid-reach, and where."""
+    """Return the highest of :data:`HEIGHTS_M` reached fingers down mid-reach, and where."""
     for height in HEIGHTS_M:
         goal, rows, tips = work_point(chain, lo, hi, low=True, height=height)
         if fingers_down(chain, lo, hi, goal, (rows, tips), full=True) is not None:

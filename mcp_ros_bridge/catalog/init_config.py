@@ -153,6 +153,7 @@ def _home(model: ArmModel, chain: Chain | None = None) -> tuple[list[float], str
 
 
 BOX_GRASP_Z_M = 0.025  # the fingertip centre at the 50 mm box's centre, where a pick grasps
+ROOM_M = 0.015  # below the ceiling mid-reach: it falls off nearer and farther
 
 
 def _approach_line(model: ArmModel, chain: Chain | None) -> str:
@@ -169,7 +170,7 @@ def _approach_line(model: ArmModel, chain: Chain | None) -> str:
     if found is None:
         return ''
     top, where = found
-    approach = math.floor((top - BOX_GRASP_Z_M) * 100) / 100
+    approach = math.floor((top - BOX_GRASP_Z_M - ROOM_M) * 100) / 100
     if approach >= APPROACH_M:
         return ''
     xyz = ', '.join(f'{v:.3f}' for v in where)

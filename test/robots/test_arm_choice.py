@@ -11,6 +11,7 @@ finger and TIAGo's hand joints were arm joints; two-armed robots were guessed.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import subprocess
@@ -154,7 +155,11 @@ def test_the_so101_jaw_and_baxters_fingers_are_the_gripper(tmp_path):
         assert _cli('init', *files, *choice, '--out', out).returncode == 0
         robot = load_robot(out)[0]
         assert list(robot.gripper_joints) == fingers
-        assert robot.end_effector == tip
+        # the SO-101's TCP is gripper_frame_link turned 90 deg about z: its 5-DoF wrist then
+        # reaches fingers down
+        tcp = robot.ros.tcp
+        assert (tcp.parent_link if tcp else robot.end_effector) == tip
+        assert tcp is None or math.isclose(tcp.rpy[2], math.pi / 2, abs_tol=1e-5)
         assert list(robot.arm_joints) == arm
 
 

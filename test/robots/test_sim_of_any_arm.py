@@ -204,3 +204,55 @@ async def test_init_finds_a_home_clear_of_the_table_when_the_srdf_has_none(arm, 
     assert pose.position[2] > 0.1  # above the table top, the base's z = 0
     down = 1 - 2 * (pose.orientation[1] ** 2 + pose.orientation[2] ** 2)  # the TCP's z . z
     assert down == pytest.approx(-1.0, abs=1e-3), pose
+
+
+def _init(urdf: str, out: str) -> str:
+    """Write a config with ``mcp-ros-bridge init`` from the URDF alone; return its directory."""
+    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get('PYTHONPATH', ''))
+    init = subprocess.run([sys.executable, '-m', 'mcp_ros_bridge.cli', 'init', '--urdf', urdf,
+                           '--out', out], cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert init.returncode == 0, init.stderr
+    return out
+
+
+@pytest.mark.anyio
+async def test_the_so101_picks_and_places_the_box_with_the_job_tools(tmp_path):
+    """
+    A 5-joint arm fingers down only below 8 cm: init lowers the approach, the slots fit.
+
+    The SO-101's jaw is the gripper (not an arm joint); its fixed jaw is cut where the
+    simulated fingers grasp; pick_object and place_object set the box down within 10 mm,
+    upright, checked from physics.
+    """
+    from mcp_ros_bridge.server.app import build
+    from mcp_ros_bridge.server.settings import ServeOptions
+    from robot_data import robots_dir
+    out = _init(os.path.join(robots_dir(), 'so_arm_description', 'urdf', 'so101.urdf'),
+                str(tmp_path / 'so101'))
+    text = (tmp_path / 'so101' / 'robot.yaml').read_text(encoding='utf-8')
+    approach = float(re.search(r'\n  approach_m: ([0-9.]+)', text).group(1))
+    assert 0.03 <= approach < 0.10, text
+    bridge, backend = await build(ServeOptions(config_dir=out, sim_speed=0, watch=False))
+    robot = bridge.catalog.robot
+    assert robot.arm_joints == ('shoulder_pan', 'shoulder_lift', 'elbow_flex', 'wrist_flex',
+                                'wrist_roll')
+    assert robot.approach_m == approach
+    target = (0.2, -0.1)
+    try:
+        async with Client(bridge.server, mode='2026-07-28') as c:
+            with anyio.fail_after(300):
+                box = await _box(c)
+                assert np.hypot(box['x'], box['y']) < 0.3  # the slots fit the reach
+                picked = await _ok(c, 'pick_object', {'object': 'box'})
+                assert picked['status'] == 'HOLDING', picked
+                assert picked['lifted_z_m'] == pytest.approx(picked['grasp_z_m'] + approach,
+                                                             abs=1e-3)
+                placed = await _ok(c, 'place_object',
+                                   {'target': {'x': target[0], 'y': target[1]}})
+                assert placed['status'] == 'PLACED', placed
+                rest = await _box(c)
+    finally:
+        await backend.close()
+    assert float(np.hypot(rest['x'] - target[0], rest['y'] - target[1])) <= 0.010, rest
+    assert rest['z'] == pytest.approx(0.025, abs=0.003)  # standing on the table

@@ -3,8 +3,8 @@ Fitting the objects to an arm: the TCP fingers down over the box.
 
 The hand lies along the declared TCP (``ros.tcp``), so nothing of it is free to
 fit. An arm too short for the Panda scene's slots gets them moved in, 20 % at a
-time, until the TCP reaches fingers down ``gripper.approach_m`` above the box's
-centre, where a pick starts.
+time, until the TCP reaches fingers down ``gripper.approach_m`` (plus
+:data:`SPARE_M`) above the box's centre, where a pick starts.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from .urdf_source import Unsupported
 
 SCALES = (1.0, 0.8, 0.6, 0.4)  # 0.4: the SO-101's reach (0.2 m to the box)
 DOWN = np.array([0.0, 1.0, 0.0, 0.0])  # fingers down, the tools' default orientation
+SPARE_M = 0.02  # the probe sits this much higher than the pick's start: room to move there
 
 
 def _reaches_down(robot: SimRobot, home: Sequence[float], above_m: float) -> bool:
@@ -28,7 +29,7 @@ def _reaches_down(robot: SimRobot, home: Sequence[float], above_m: float) -> boo
     box = model.body(robot.objects[0]).id if robot.objects else -1
     data = mujoco.MjData(model)
     mujoco.mj_kinematics(model, data)
-    probe = (data.xpos[box] if box >= 0 else np.array([0.5, 0.0, 0.025])) + (0, 0, above_m)
+    probe = (data.xpos[box] if box >= 0 else np.array([0.5, 0.0, 0.025])) + (0, 0, above_m + SPARE_M)
     adr = np.array([model.jnt_qposadr[model.joint(j).id] for j in robot.arm_joints])
     dof = np.array([model.jnt_dofadr[model.joint(j).id] for j in robot.arm_joints])
     kin = Kinematics(model, adr, dof, 0.02, robot)

@@ -146,6 +146,44 @@ def _arm_tree(config: RobotConfig, arm: ArmModel, xml: str) -> tuple[ET.Element,
     return root, bodies
 
 
+JAW_MARGIN_M = 0.01  # a link's geometry this near the TCP reaches the fingertips: a jaw
+
+
+def _cut_jaws(root: ET.Element, raw: mujoco.MjModel, config: RobotConfig,
+              links: tuple[str, str]) -> list[str]:
+    """
+    Cut the geometry of the arm's own hand where the simulated one takes its place.
+
+    A link between the last arm joint and the TCP (both ``links``, the mount and the
+    last link) whose collision geometry reaches the TCP, as the SO-101's fixed jaw
+    does, would squeeze the object beside the simulated fingers; its geoms go (the
+    link's mass stays). Return the links cut.
+    """
+    mount, last_link = links
+    data = mujoco.MjData(raw)
+    mujoco.mj_kinematics(raw, data)
+    at, _ = _tcp_in_mount(config)
+    m = raw.body(mount).id
+    tcp = data.xpos[m] + data.xmat[m].reshape(3, 3) @ at
+    cut = []
+    for name in dict.fromkeys((last_link, mount)):
+        b = raw.body(name).id
+        first, count = raw.body_geomadr[b], raw.body_geomnum[b]
+        reach = []
+        for g in range(first, first + count):
+            local = data.geom_xmat[g].reshape(3, 3).T @ (tcp - data.geom_xpos[g])
+            centre, half = raw.geom_aabb[g][:3], raw.geom_aabb[g][3:]
+            reach.append(bool(np.all(np.abs(local - centre) <= half + JAW_MARGIN_M)))
+        if not any(reach):
+            continue
+        for body in root.iter('body'):
+            if body.get('name') == name:
+                for geom in body.findall('geom'):
+                    body.remove(geom)
+        cut.append(name)
+    return cut
+
+
 def _mount(root: ET.Element, hand: tuple[str, str, str]) -> None:
     """Attach the hand's and the TCP site's XML to their mount body."""
     mount, hand_xml, site_xml = hand
@@ -234,6 +272,7 @@ def _assemble(config: RobotConfig, arm: ArmModel, arm_xml: str, raw: mujoco.MjMo
     """Return the simulated robot: the hand ``roll`` rad about its axis, slots x ``scale``."""
     urdf, (mount, last_link) = config.description['urdf'], links
     root, bodies = _arm_tree(config, arm, arm_xml)
+    _cut_jaws(root, raw, config, (mount, last_link))
     ft_site = config.ft_frame if config.ft_frame != config.end_effector else f'{PREFIX}ft_sensor'
     hand = _hand(config, raw, arm.joint_names, mount, ft_site, roll)
     _mount(root, hand)
