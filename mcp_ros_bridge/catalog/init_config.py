@@ -272,7 +272,7 @@ gripper:
   mass_kg: {round(gripper_mass_kg, 4)}            # below the arm's last link (URDF inertials)
   com_m: [0.0, 0.0, 0.05]        # CHECK: their centre of mass in the F/T sensor frame
 {approach_line}{_command_lines(model, parsed)}
-objects:
+objects:  # start_xy_m: [x, y] (m, base frame) sets where the simulation stands one
   box: {{colour: red, shape: box, size_m: [0.05, 0.05, 0.05], mass_kg: 0.2}}
   cylinder: {{colour: blue, shape: cylinder, size_m: [0.05, 0.05, 0.1], mass_kg: 0.15}}
 

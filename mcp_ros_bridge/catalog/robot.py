@@ -73,6 +73,7 @@ class ObjectSpec:
     shape: str
     size_m: tuple[float, float, float]
     mass_kg: float
+    start_xy_m: tuple[float, float] | None = None  # where the simulation sets it (None: fitted)
 
 
 @dataclass(frozen=True)
@@ -155,9 +156,7 @@ class RobotConfig:
             home=tuple(float(v) for v in jt['postures']['home']),
             postures=MappingProxyType({k: tuple(float(v) for v in p)
                                        for k, p in jt['postures'].items()}),
-            objects=MappingProxyType({k: ObjectSpec(v['colour'], v['shape'], _xyz(v['size_m']),
-                                                    float(v['mass_kg']))
-                                      for k, v in d['objects'].items()}),
+            objects=MappingProxyType({k: _object(v) for k, v in d['objects'].items()}),
             arm_position_limits=tuple((float(lo), float(hi))
                                       for lo, hi in jt['position_limits']),
             gripper_max_width_m=gr['max_width_m'],
@@ -200,6 +199,12 @@ def _description(spec: Mapping[str, Any] | None, config_dir: str) -> Mapping[str
 def _xyz(values: Sequence[float]) -> tuple[float, float, float]:
     x, y, z = (float(v) for v in values)
     return x, y, z
+
+
+def _object(v: Mapping[str, Any]) -> ObjectSpec:
+    start = v.get('start_xy_m')
+    return ObjectSpec(v['colour'], v['shape'], _xyz(v['size_m']), float(v['mass_kg']),
+                      None if start is None else (float(start[0]), float(start[1])))
 
 
 SHARED_FILES = ('tools.yaml', 'prompts.yaml')  # the shipped ones serve a dir without its own

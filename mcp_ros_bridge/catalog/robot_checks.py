@@ -58,6 +58,15 @@ def robot_problems(data: dict[str, Any]) -> list[Problem]:
     ws = lim['workspace']
     if any(a >= b for a, b in zip(ws['min'], ws['max'])):
         problems.append((('limits', 'workspace'), 'each workspace min must be below its max'))
+    for name, obj in data['objects'].items():
+        start = obj.get('start_xy_m')
+        if start and not all(lo <= v <= hi for v, lo, hi in zip(start, ws['min'], ws['max'])):
+            (x0, y0), (x1, y1) = ws['min'][:2], ws['max'][:2]
+            inside = [round(x1 / 2 if x1 > 0 else (x0 + x1) / 2, 2),  # in front of the base
+                      0.0 if y0 <= 0 <= y1 else round((y0 + y1) / 2, 2)]
+            problems.append((('objects', name, 'start_xy_m'), (
+                f"{start} is outside the workspace (x in [{ws['min'][0]:g}, {ws['max'][0]:g}], "
+                f"y in [{ws['min'][1]:g}, {ws['max'][1]:g}]): e.g. {inside}")))
     joints = data['joints']
     for name, posture in joints['postures'].items():
         if len(posture) != len(joints['arm']):

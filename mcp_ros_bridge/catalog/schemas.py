@@ -141,7 +141,12 @@ ROBOT_SCHEMA: dict[str, Any] = _obj({
                 'additionalProperties': _obj({
                     'colour': _NAME, 'shape': {'enum': ['box', 'cylinder', 'sphere', 'other']},
                     'size_m': {'type': 'array', 'items': _POS, 'minItems': 3, 'maxItems': 3},
-                    'mass_kg': _POS})},
+                    'mass_kg': _POS,
+                    # where the simulation sets it on the table (base frame x, y; m); left out,
+                    # a layout fitted to the arm's reach
+                    'start_xy_m': {'type': 'array', 'minItems': 2, 'maxItems': 2, 'items': {
+                        'type': 'number', 'minimum': -10.0, 'maximum': 10.0}}},
+                    ['colour', 'shape', 'size_m', 'mass_kg'])},
     'limits': _obj({
         'workspace': _obj({'frame': _NAME, 'min': _VEC3, 'max': _VEC3}),
         'max_velocity_scaling': _FRACTION,

@@ -97,6 +97,17 @@ TABLE: dict[str, tuple[str, str]] = {
         'top, the base stands on it), e.g. the arm raised with the fingers down',
         '请把 robot.yaml 中的 joints.postures.home 设为不碰桌面的姿态（桌面为 z = 0，基座立于其上），'
         '例如机械臂抬起、手指向下'),
+    'sim_objects_out_of_reach': both(
+        'the simulation cannot lay out the objects of {robot}: its TCP reaches fingers down '
+        '{above} m above the {box} at none of x, y = {spots} (m, base frame)',
+        '仿真无法为 {robot} 摆放物体：在 x, y = {spots}（米，基座坐标系）处，其 TCP 都无法手指向下'
+        '到达 {box} 上方 {above} 米'),
+    'sim_objects_out_of_reach_fix': both(
+        'set objects.{box}.start_xy_m in robot.yaml to a spot on the table the arm reaches '
+        'fingers down, e.g. start_xy_m: [0.25, 0.0] (m, base frame), or lower '
+        'gripper.approach_m',
+        '请在 robot.yaml 中把 objects.{box}.start_xy_m 设为机械臂能手指向下到达的桌面位置，'
+        '例如 start_xy_m: [0.25, 0.0]（米，基座坐标系），或减小 gripper.approach_m'),
     'sim_urdf_tcp': both(
         'the simulation cannot build {robot}: ros.tcp.parent_link {link} is no link of the '
         'arm up to its tip',

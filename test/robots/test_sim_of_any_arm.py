@@ -256,3 +256,56 @@ async def test_the_so101_picks_and_places_the_box_with_the_job_tools(tmp_path):
         await backend.close()
     assert float(np.hypot(rest['x'] - target[0], rest['y'] - target[1])) <= 0.010, rest
     assert rest['z'] == pytest.approx(0.025, abs=0.003)  # standing on the table
+
+
+def _so101(tmp_path, approach: float | None = None, box_at: tuple | None = None):
+    """Return the SO-101's config from init, its approach and its box's start changed."""
+    from mcp_ros_bridge.catalog.init_config import write_config
+    from mcp_ros_bridge.catalog.loader import load_robot
+    from robot_data import robots_dir
+    write_config(str(tmp_path), os.path.join(robots_dir(), 'so_arm_description', 'urdf',
+                                             'so101.urdf'), '')
+    path = tmp_path / 'robot.yaml'
+    text = path.read_text(encoding='utf-8')
+    if approach is not None:
+        text, n = re.subn(r'\n  approach_m: [0-9.]+', f'\n  approach_m: {approach}', text)
+        assert n == 1, text
+    if box_at is not None:
+        start = f'start_xy_m: [{box_at[0]}, {box_at[1]}]'
+        text, n = re.subn(r'(\n  box: \{[^}]*)\}', rf'\1, {start}}}', text)
+        assert n == 1, text
+    path.write_text(text, encoding='utf-8')
+    return load_robot(str(tmp_path))[0]
+
+
+@pytest.mark.parametrize('approach,box_at,spots', [
+    (0.15, None, '0.5, 0; 0.4, 0; 0.3, 0; 0.2, 0'),  # too high at every slot the fit tries
+    (None, (0.45, 0.0), '0.45, 0'),                   # the box set where the arm cannot reach
+])
+def test_objects_the_arm_cannot_reach_refuse_the_start_naming_start_xy_m(
+        tmp_path, approach, box_at, spots):
+    """No silent layout out of reach: the start is refused in one line, naming the fix."""
+    from mcp_ros_bridge.backends.port import BackendError
+    from mcp_ros_bridge.backends.sim import SimBackend
+    cfg = _so101(tmp_path, approach, box_at)
+    with pytest.raises(BackendError) as refused:
+        SimBackend(cfg)
+    text = str(refused.value)
+    assert refused.value.code == 'UNSUPPORTED' and '\n' not in text, text
+    assert f'at none of x, y = {spots} (m, base frame)' in text, text
+    assert 'objects.box.start_xy_m' in refused.value.advice
+
+
+@pytest.mark.anyio
+async def test_an_object_stands_where_robot_yaml_starts_it(tmp_path):
+    """``start_xy_m`` puts the box there (physics read over the port); the others still fit."""
+    from mcp_ros_bridge.backends.sim import SimBackend
+    cfg = _so101(tmp_path, box_at=(0.19, 0.06))
+    backend = SimBackend(cfg)
+    try:
+        box = await backend.object_pose('box', cfg.base_frame)
+        cylinder = await backend.object_pose('cylinder', cfg.base_frame)
+    finally:
+        await backend.close()
+    assert box.position[:2] == pytest.approx((0.19, 0.06), abs=1e-3)
+    assert np.hypot(*cylinder.position[:2]) < 0.3  # at its slot moved in to the reach

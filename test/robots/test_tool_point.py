@@ -27,8 +27,11 @@ pytest.importorskip('mujoco', reason='the simulation needs mujoco (pip install m
 pytestmark = [pytest.mark.robots, pytest.mark.sim]
 
 # The simulation refuses these in one line (the sweep's other arms it builds, those with
-# COLLADA collision meshes too: Kinova, TIAGo):
-UNBUILT = {'pr2_right': 'puts it into the scene', 'talos_left_arm': 'puts it into the scene'}
+# COLLADA collision meshes too: Kinova, TIAGo): a home in the table; TIAGo's arm from its
+# torso lift link, whose shoulder hangs below that frame's z = 0 (the table top), reaches
+# fingers down over no slot of the box.
+UNBUILT = {'pr2_right': 'puts it into the scene', 'talos_left_arm': 'puts it into the scene',
+           'tiago_arm_only': 'cannot lay out the objects'}
 
 
 def _rot(axis: np.ndarray, angle: float) -> np.ndarray:
@@ -108,11 +111,7 @@ def _check(robot: dict, urdf: str, reported: dict, joints: list[dict]) -> tuple[
 
 # Known: PR2's left arm with its torso lift is at times 11-14 mm off (its joints still move
 # between the two reads: the heavy torso on its servo), at times within 0.01 mm.
-# Known: TIAGo's arm from its torso lift link starts outside init's workspace (its shoulder
-# hangs below that frame's z = 0, which the simulation takes as the table top; init found no
-# fingers-down home there and moved the zeros inside the limits): every motion is refused.
-KNOWN = {'pr2_left_torso': pytest.mark.xfail(strict=False, reason='PR2 torso settling'),
-         'tiago_arm_only': pytest.mark.xfail(strict=True, reason='home outside the workspace')}
+KNOWN = {'pr2_left_torso': pytest.mark.xfail(strict=False, reason='PR2 torso settling')}
 ARMS = [pytest.param(*m, marks=KNOWN[m[0]]) if m[0] in KNOWN else m for m in MANIPULATORS]
 
 

@@ -8,6 +8,8 @@ gripper is not an error. Slip since the grasp never goes down, angles are report
 travelled path length.
 """
 
+import pathlib
+
 import anyio
 from mcp import Client
 from mcp_ros_bridge.contract.results import error_block
@@ -215,3 +217,30 @@ async def test_roll_is_one_value_and_the_z_floor_is_the_fingertips(sim_bridge):
         assert _off(o['roll'], 180) < 0.5 and _off(o['yaw'], 180) < 0.5, o
     assert low['status'] == 'SUCCEEDED' and low['position_error_mm'] < 1.0
     assert below.is_error and 'position.z' in below.content[0].text
+
+
+@pytest.mark.anyio
+async def test_robot_yaml_starts_the_panda_scene_s_box_where_it_says(tmp_path):
+    """``objects.box.start_xy_m`` moves the Panda scene's box: over MCP and in physics."""
+    from mcp_ros_bridge.server.app import build
+    from mcp_ros_bridge.server.settings import ServeOptions
+    shipped = pathlib.Path(__file__).parents[2] / 'config'
+    for name in ('robot.yaml', 'tools.yaml'):
+        text = (shipped / name).read_text(encoding='utf-8')
+        if name == 'robot.yaml':
+            assert text.count('mass_kg: 0.2}') == 1
+            text = text.replace('mass_kg: 0.2}', 'mass_kg: 0.2, start_xy_m: [0.42, -0.12]}')
+        (tmp_path / name).write_text(text, encoding='utf-8')
+    bridge, backend = await build(ServeOptions(config_dir=str(tmp_path), sim_speed=0,
+                                               watch=False))
+    try:
+        async with Client(bridge.server, mode='2026-07-28') as c:
+            listed = await _ok(c, 'list_objects', {})
+        physics = backend.world.snapshot()[0]
+        model = backend.world.model
+        adr = model.jnt_qposadr[model.body_jntadr[model.body('box').id]]
+    finally:
+        await backend.close()
+    box = next(o for o in listed['objects'] if o['name'] == 'box')['pose']['position_m']
+    assert (box['x'], box['y']) == pytest.approx((0.42, -0.12), abs=1e-3)
+    assert physics[adr:adr + 2] == pytest.approx((0.42, -0.12), abs=1e-3)

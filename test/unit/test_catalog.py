@@ -295,3 +295,13 @@ def test_the_robot_config_cannot_be_changed_after_load():
                     robot.ros.actions, robot.ros.services):
         with pytest.raises(TypeError):
             mapping['changed'] = None
+
+
+def test_an_object_started_outside_the_workspace_names_the_field_and_a_spot_inside(tmp_path):
+    robot = edit(shipped_text('robot.yaml'), 'mass_kg: 0.2}',
+                 'mass_kg: 0.2, start_xy_m: [1.5, 0]}')
+    err = load_error(write_config(tmp_path, robot=robot))
+    assert err.path == ('objects', 'box', 'start_xy_m')
+    assert err.line == line_of(robot, 'start_xy_m: [1.5, 0]')
+    assert '[1.5, 0] is outside the workspace (x in [-0.855, 0.855]' in err.problem
+    assert 'e.g. [0.43, 0.0]' in err.problem

@@ -12,7 +12,7 @@ fixed scene camera. The world frame is ``panda_link0``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 import math
 
 from mcp_ros_bridge.catalog.tool_point import HAND_TCP_M
@@ -32,6 +32,7 @@ FINGER_KP = 2000.0
 FINGER_KV = 40.0
 TCP_OFFSET = HAND_TCP_M
 OBJECTS = ('box', 'cylinder')
+START_XY = {'box': (0.5, 0.0), 'cylinder': (0.3, 0.35)}  # m; robot.yaml's start_xy_m moves them
 CAMERAS = ('scene',)
 TIMESTEP = 0.002  # 500 Hz physics, servo and F/T sampling
 # Pad-object contacts at the stiffest time constant MuJoCo accepts (2 steps): a held object
@@ -209,8 +210,9 @@ def scene_xml() -> str:
   <body name="look_at" pos="0.35 0 0.15"/>"""
 
 
-def build_mjcf() -> str:
-    """Return the complete MJCF document of the scene."""
+def build_mjcf(starts: Mapping[str, tuple[float, float]] | None = None) -> str:
+    """Return the complete MJCF document of the scene, objects at ``starts`` (x, y) if given."""
+    at = {**START_XY, **(starts or {})}
     arm_open, arm_close = _arm_xml()
     acts = actuators(ARM_JOINTS, Q_MIN, Q_MAX, DQ_MAX, KP, KV, FINGER_JOINTS)
     return f"""{head_xml('panda_scene')}
@@ -236,8 +238,8 @@ def build_mjcf() -> str:
     </body>
     {arm_close}
   </body>
-  {object_xml('box', 'box', (0.025, 0.025, 0.025), 0.2, (0.5, 0, 0.025), RED)}
-  {object_xml('cylinder', 'cylinder', (0.025, 0.05), 0.15, (0.3, 0.35, 0.05), BLUE)}
+  {object_xml('box', 'box', (0.025, 0.025, 0.025), 0.2, (*at['box'], 0.025), RED)}
+  {object_xml('cylinder', 'cylinder', (0.025, 0.05), 0.15, (*at['cylinder'], 0.05), BLUE)}
 </worldbody>
 <contact>
   {grip_contacts()}

@@ -12,7 +12,7 @@ Each object ``<name>`` has a body, a geom and an inactive hand-object weld
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mcp_ros_bridge.backends.port import BackendError
 from mcp_ros_bridge.catalog.robot import RobotConfig
@@ -82,7 +82,14 @@ PANDA = SimRobot(
 def sim_robot_for(config: RobotConfig) -> SimRobot:
     """Return the hand-written Panda, or the arm built from robot.yaml's description."""
     if tuple(config.arm_joints) == PANDA.arm_joints:
-        return PANDA
+        starts = {}
+        for name, spec in config.objects.items():
+            if name in PANDA.objects and spec.start_xy_m is not None:
+                starts[name] = spec.start_xy_m
+        if not starts:
+            return PANDA
+        xml = mjcf.build_mjcf(starts)
+        return replace(PANDA, build_model=lambda: mujoco.MjModel.from_xml_string(xml))
     if config.description:
         from .urdf_world import described_robot
         return described_robot(config)

@@ -31,7 +31,7 @@ import numpy as np
 
 from . import mjcf
 from .sim_robot import SimRobot
-from .urdf_fit import fitted
+from .urdf_fit import fitted, SLOTS
 from .urdf_source import arm_mjcf, Unsupported
 
 PREFIX = 'sim_'                  # the hand's bodies and joints: sim_hand, sim_leftfinger...
@@ -42,22 +42,25 @@ BANDWIDTH = 2 * math.pi * 10.0   # rad/s of each joint's servo loop
 MIN_INERTIA = 0.02               # kg m^2 floor of the inertia a servo is tuned for
 PALM_KG, PALM_INERTIA = 0.73, (0.001, 0.0025, 0.0017)  # the Franka Hand's, scaled to mass
 FINGER_KG, MIN_PALM_KG = 0.015, 0.02
-SLOTS = ((0.5, 0.0), (0.3, 0.35), (0.3, -0.35), (0.6, 0.3), (0.6, -0.3))  # objects (x, y)
 COLOURS = {'red': mjcf.RED, 'blue': mjcf.BLUE, 'green': '0.2 0.7 0.3 1',
            'yellow': '0.9 0.8 0.2 1'}
 
 
 def _objects(objects: dict[str, ObjectSpec], scale: float) -> tuple[list[str], list[str]]:
-    """Return robot.yaml's objects as bodies on the table (slots x ``scale``), and names."""
+    """Return robot.yaml's objects as bodies on the table, and names.
+
+    Each stands at its ``start_xy_m``, else at its slot scaled by ``scale``.
+    """
     order = sorted(objects, key=lambda n: (n != 'box', n != 'cylinder', n))[:len(SLOTS)]
     out = []
-    for name, (x, y) in zip(order, SLOTS):
+    for name, slot in zip(order, SLOTS):
         spec = objects[name]
+        x, y = spec.start_xy_m or (slot[0] * scale, slot[1] * scale)
         sx, sy, sz = spec.size_m
         shapes = {'cylinder': ('cylinder', (sx / 2, sz / 2)), 'sphere': ('sphere', (sx / 2,))}
         shape, size = shapes.get(spec.shape, ('box', (sx / 2, sy / 2, sz / 2)))
         out.append(mjcf.object_xml(name, shape, size, spec.mass_kg,
-                                   (round(x * scale, 3), round(y * scale, 3), sz / 2),
+                                   (round(x, 3), round(y, 3), sz / 2),
                                    COLOURS.get(spec.colour, '0.6 0.6 0.6 1')))
     return out, order
 
@@ -315,7 +318,8 @@ def _assemble(config: RobotConfig, arm: ArmModel, arm_xml: str, raw: mujoco.MjMo
 def described_robot(config: RobotConfig) -> SimRobot:
     """Build the simulated robot of robot.yaml's description; UNSUPPORTED in one line if not."""
     try:
-        return fitted(_assembler(config), config.home, config.approach_m)
+        placed = [n for n, spec in config.objects.items() if spec.start_xy_m is not None]
+        return fitted(_assembler(config), config.home, config.approach_m, placed)
     except Unsupported as exc:
         fields = {'robot': config.robot, **exc.fields}
         raise BackendError('UNSUPPORTED', t(exc.key, **fields),
