@@ -47,10 +47,7 @@ COLOURS = {'red': mjcf.RED, 'blue': mjcf.BLUE, 'green': '0.2 0.7 0.3 1',
 
 
 def _objects(objects: dict[str, ObjectSpec], scale: float) -> tuple[list[str], list[str]]:
-    """Return robot.yaml's objects as bodies on the table, and names.
-
-    Each stands at its ``start_xy_m``, else at its slot scaled by ``scale``.
-    """
+    """Return robot.yaml's objects as bodies (at ``start_xy_m``, else slot x ``scale``)."""
     order = sorted(objects, key=lambda n: (n != 'box', n != 'cylinder', n))[:len(SLOTS)]
     out = []
     for name, slot in zip(order, SLOTS):
