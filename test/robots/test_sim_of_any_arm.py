@@ -10,6 +10,7 @@ MCP client on the real SimBackend, sets it down within 10 mm of the target.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import re
 import subprocess
@@ -309,3 +310,47 @@ async def test_an_object_stands_where_robot_yaml_starts_it(tmp_path):
         await backend.close()
     assert box.position[:2] == pytest.approx((0.19, 0.06), abs=1e-3)
     assert np.hypot(*cylinder.position[:2]) < 0.3  # at its slot moved in to the reach
+
+
+@pytest.mark.anyio
+async def test_baxter_s_right_arm_picks_and_places_a_box_that_fits_its_gap(tmp_path):
+    """
+    ``init --tip right_gripper``: the right arm's 7 joints; a 30 mm box fits its 41.7 mm gap.
+
+    From home the first goal solution above the box sweeps the hand through it; the
+    planner solves the goal again from over it and the pick goes ahead. The box ends
+    within 10 mm of the target, standing, checked from physics.
+    """
+    from mcp_ros_bridge.catalog.init_config import write_config
+    from mcp_ros_bridge.server.app import build
+    from mcp_ros_bridge.server.settings import ServeOptions
+    from robot_data import robots_dir
+    write_config(str(tmp_path), os.path.join(robots_dir(), 'baxter_description', 'urdf',
+                                             'baxter.urdf'), '', tip='right_gripper')
+    path = tmp_path / 'robot.yaml'
+    text = path.read_text(encoding='utf-8')
+    assert text.count('size_m: [0.05, 0.05, 0.05], mass_kg: 0.2') == 1
+    path.write_text(text.replace('size_m: [0.05, 0.05, 0.05], mass_kg: 0.2',
+                                 'size_m: [0.03, 0.03, 0.05], mass_kg: 0.1'), encoding='utf-8')
+    bridge, backend = await build(ServeOptions(config_dir=str(tmp_path), sim_speed=0,
+                                               watch=False))
+    robot = bridge.catalog.robot
+    assert robot.arm_joints == tuple(f'right_{j}' for j in ('s0', 's1', 'e0', 'e1', 'w0', 'w1',
+                                                            'w2'))
+    target = (0.45, -0.2)
+    try:
+        async with Client(bridge.server, mode='legacy') as c:
+            with anyio.fail_after(300):
+                picked = await _ok(c, 'pick_object', {'object': 'box'})
+                assert picked['status'] == 'HOLDING', picked
+                placed = await _ok(c, 'place_object',
+                                   {'target': {'x': target[0], 'y': target[1]}})
+                assert placed['status'] == 'PLACED', placed
+        model, qpos = backend.world.model, backend.world.snapshot()[0]
+        adr = model.jnt_qposadr[model.body_jntadr[model.body('box').id]]
+        rest, quat = qpos[adr:adr + 3], qpos[adr + 3:adr + 7]
+    finally:
+        await backend.close()
+    assert float(np.hypot(rest[0] - target[0], rest[1] - target[1])) <= 0.010, rest
+    assert rest[2] == pytest.approx(0.025, abs=0.003)
+    assert 1 - 2 * (quat[1] ** 2 + quat[2] ** 2) > math.cos(math.radians(5))  # upright

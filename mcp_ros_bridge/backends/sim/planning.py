@@ -129,6 +129,26 @@ class Planner:
                                     frame=robot.base, reachable=reachable),
                            details={'distance_from_shoulder_m': round(reach, 3)})
 
+    def goal_from_over(self, qpos: np.ndarray, q0: np.ndarray, pos: np.ndarray,
+                       quat: np.ndarray) -> np.ndarray | None:
+        """
+        Return a goal solved from over it at the start's height, or None.
+
+        Another solution of the same pose, for when the first one's joint path
+        collides: lowering from over the goal keeps the arm's branch.
+        """
+        with self.lock:
+            self.kin.set_state(qpos, self.held)
+            p0, _ = self.kin.fk(q0)
+            seed: np.ndarray | None = q0
+            if p0[2] > pos[2]:
+                seed, _ = self.kin.solve(np.r_[pos[:2], p0[2]], quat, q0, self.rng, 4, 1e-4,
+                                         1e-3)
+            if seed is None:
+                return None
+            q, _ = self.kin.solve(pos, quat, seed, self.rng, 1, 1e-4, 1e-3)
+        return q
+
     def _sweep(self, q0: np.ndarray, q1: np.ndarray,
                initial: set[tuple[str, str]]) -> tuple[np.ndarray, list[Collision]]:
         """Return the sampled joint line q0 → q1 and its first new collisions."""
@@ -146,12 +166,22 @@ class Planner:
         up, ep, er = self.kin.ik(pos + (0.0, 0.0, dz), quat, q)
         return up if ep < 1e-4 and er < 1e-3 else None
 
+    def _over(self, q0: np.ndarray, q1: np.ndarray) -> np.ndarray | None:
+        """Return a configuration over q1's tool point at q0's height, solved from q0."""
+        (p0, _), (p1, quat) = self.kin.fk(q0), self.kin.fk(q1)
+        if p0[2] <= p1[2]:
+            return None
+        over, ep, er = self.kin.ik(np.r_[p1[:2], p0[2]], quat, q0)
+        return over if ep < 1e-4 and er < 1e-3 else None
+
     def _detours(self, q0: np.ndarray, q1: np.ndarray) -> list[list[np.ndarray]]:
-        """Return candidate via-point lists: home, lift-move-lower, lift-home-lower."""
-        up0, up1 = self._lifted(q0), self._lifted(q1)
+        """Return via-point lists: home, lift-move-lower, lift-home-lower, over-then-lower."""
+        up0, up1, over = self._lifted(q0), self._lifted(q1), self._over(q0, q1)
         out = [[self.home], [np.r_[q1[0], self.home[1:]]]]
         if up0 is not None and up1 is not None:
             out += [[up0, up1], [up0, self.home, up1]]
+        if over is not None:
+            out.append([over])
         return out
 
     def _legs(self, qs: list[np.ndarray],
@@ -171,7 +201,8 @@ class Planner:
         Time-parameterise a collision-free joint path q0 → q1.
 
         The straight joint line is tried first, then detours (through home,
-        or lifting 15 cm, moving, and lowering), resting at each via point. A
+        or lifting 15 cm, moving, and lowering, or moving over the goal at the
+        start's height and lowering), resting at each via point. A
         line the hand would sweep through a known object takes a detour too.
         """
         with self.lock:

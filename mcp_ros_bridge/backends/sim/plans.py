@@ -14,13 +14,14 @@ from dataclasses import dataclass
 from typing import Any, TYPE_CHECKING
 
 from mcp_ros_bridge.backends.port import (BackendError, CartesianGoal, JointGoal, MotionGoal,
-                                          MotionStatus, Plan, PoseGoal, RobotState)
+                                          MotionLimits, MotionStatus, Plan, PoseGoal,
+                                          RobotState)
 from mcp_ros_bridge.messages import t
 import mujoco
 import numpy as np
 
 from .frames import to_world
-from .planning import CartesianPlan
+from .planning import CartesianPlan, Planner
 from .scene_check import check_planned
 from .trajectory import Trajectory
 
@@ -129,9 +130,11 @@ async def make_plan(sim: SimBackend, goal: MotionGoal, start: RobotState | None)
             q1 = await asyncio.to_thread(planner.ik_goal, qpos, q0, pos, quat,
                                          goal.planning_attempts, goal.position_tolerance_m,
                                          goal.orientation_tolerance_rad)
+            traj = await _pose_trajectory(planner, qpos, q0, q1, (pos, quat), goal.limits, dt)
         else:
             q1 = _joint_target(sim, goal, q0)
-        traj = await asyncio.to_thread(planner.joint_trajectory, qpos, q0, q1, goal.limits, dt)
+            traj = await asyncio.to_thread(planner.joint_trajectory, qpos, q0, q1, goal.limits,
+                                           dt)
     # no known object on the path (but what the goal may touch), then the envelope
     await asyncio.to_thread(check_planned, planner, qpos, traj, allowed)
     times = (np.arange(len(traj.q)) * traj.dt).tolist()
@@ -142,6 +145,25 @@ async def make_plan(sim: SimBackend, goal: MotionGoal, start: RobotState | None)
     return Plan(goal, first, end, times, traj.q.tolist(), tips, fraction=fraction,
                 details=info,
                 trajectory=SimPath(traj, points))
+
+
+async def _pose_trajectory(planner: Planner, qpos: np.ndarray, q0: np.ndarray, q1: np.ndarray,
+                           target: tuple[np.ndarray, np.ndarray], limits: MotionLimits,
+                           dt: float) -> Trajectory:
+    """Return the joint path to a pose goal: to ``q1``, else to the goal solved from over it."""
+    try:
+        return await asyncio.to_thread(planner.joint_trajectory, qpos, q0, q1, limits, dt)
+    except BackendError as exc:
+        if exc.code != 'PLANNING_FAILED':
+            raise
+        other = await asyncio.to_thread(planner.goal_from_over, qpos, q0, *target)
+        if other is None:
+            raise
+        try:
+            return await asyncio.to_thread(planner.joint_trajectory, qpos, q0, other, limits,
+                                           dt)
+        except BackendError:
+            raise exc from None
 
 
 def check_start(sim: SimBackend, plan: Plan) -> None:
