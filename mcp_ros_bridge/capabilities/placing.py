@@ -18,7 +18,7 @@ from mcp_ros_bridge.geometry import approach_angle_deg
 from mcp_ros_bridge.messages import t
 import numpy as np
 
-CLEAR_M, TABLE_Z, PLACE_TOLERANCE_M, MAX_TILT_DEG = 0.03, 0.0, 0.02, 15.0
+CLEAR_M, PLACE_TOLERANCE_M, MAX_TILT_DEG = 0.03, 0.02, 15.0
 MIN_TOWARD_M = 0.01  # a direction "toward" needs the two points this far apart
 HAND_HALF_M = 0.1  # the carry clears objects this near its line (and their footprint)
 PLACE_GAP_M = 0.002  # the held object's bottom stops this far above the surface (then touches)
@@ -145,7 +145,7 @@ async def plan_place(ctx: CallContext, args: dict[str, Any], job: Job) -> PlaceP
     else:
         assert target is not None
         here = (now or tip).position[:2]
-        xy, surface = await _target_xy(ctx, target, held, (here[0], here[1])), TABLE_Z
+        xy, surface = await _target_xy(ctx, target, held, (here[0], here[1])), robot.table_z_m
     ws = robot.limits.workspace
     if ws.frame in ('', robot.base_frame) and not all(
             ws.lo[i] <= xy[i] <= ws.hi[i] for i in range(2)):

@@ -50,7 +50,7 @@ def robot_facts(r: RobotConfig) -> dict[str, Any]:
         'joint_limit_margin_rad': margin,
         'postures_rad': {k: list(v) for k, v in r.postures.items()},
         'gripper': gripper,
-        'table': {'top_z_m': lim.workspace.lo[2], 'frame': r.base_frame},
+        'table': {'top_z_m': r.table_z_m, 'frame': r.base_frame},
         'workspace_m': {'frame': lim.workspace.frame, 'min': list(lim.workspace.lo),
                         'max': list(lim.workspace.hi)},
         'sensors': {'wrist_ft': {'frame': r.ft_frame, 'rated_force_n': lim.ft_rated_force_n,

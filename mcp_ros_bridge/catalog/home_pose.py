@@ -1,7 +1,8 @@
 """
 A start posture init finds when the SRDF names none usable: fingers down, clear of the table.
 
-The table top is the base frame's z = 0 plane. A usable posture lies inside the
+The table top is the base frame's z = 0 plane (lower for an arm that hangs from a
+torso: :func:`lowered_table`). A usable posture lies inside the
 joint limits less their margin, with every joint of the chain but the first two
 (which sit on the base) above the table by :data:`CLEAR_M`, the TCP by
 :data:`TCP_CLEAR_M`. Init's
@@ -31,13 +32,17 @@ PICK_HEIGHT_M = 0.15  # a pick's start above a 50 mm object (0.12 m above its to
 # a small arm (SO-101) reaches fingers down only lower: the pick starts as high as it can
 HEIGHTS_M = (PICK_HEIGHT_M, 0.12, 0.10, 0.08, 0.065)
 ROLLS = (0.0, math.pi / 2, math.pi, -math.pi / 2)
+SHOULDER_GAP_M = 0.5  # a hanging arm's table lies this far below its shoulder at least
+TABLE_STEP_M, TABLE_STEPS = 0.2, 3  # and is lowered 0.2 m at a time, three planes
 
 
 class Chain:
     """Forward kinematics of the arm's chain to the TCP in the base frame."""
 
-    def __init__(self, urdf: Urdf, model: ArmModel, tool: ToolPoint) -> None:
+    def __init__(self, urdf: Urdf, model: ArmModel, tool: ToolPoint,
+                 table_z: float = 0.0) -> None:
         """Resolve the chain from the base link to the TCP's parent link once."""
+        self.table_z = table_z  # the table top (base frame, m)
         self.joints: list[Joint] = urdf.chain(model.base_link, tool.parent_link)
         self.arm = {name: k for k, name in enumerate(model.joint_names)}
         self.tcp = np.eye(4)
@@ -67,7 +72,8 @@ class Chain:
 def clear(chain: Chain, q: Sequence[float] | np.ndarray) -> bool:
     """Return True when the chain past its first two joints and the TCP are above the table."""
     origins, tcp = chain.frames(q)
-    return all(p[2] >= CLEAR_M for p in origins[2:]) and tcp[2, 3] >= TCP_CLEAR_M
+    top = chain.table_z
+    return all(p[2] >= top + CLEAR_M for p in origins[2:]) and tcp[2, 3] >= top + TCP_CLEAR_M
 
 
 def _error(chain: Chain, q: np.ndarray, goal: np.ndarray, full: bool) -> np.ndarray:
@@ -99,14 +105,15 @@ def work_point(chain: Chain, lo: Sequence[float], hi: Sequence[float], low: bool
     """
     Return the middle of the reach in front of the base, random postures and their TCPs.
 
-    The point is ``height`` high when ``low``, else 0.3 of the reach (at least ``height``).
+    The point is ``height`` above the table when ``low``, else 0.3 of the reach (at
+    least ``height``).
     """
     rng = np.random.default_rng(seed)  # seeds within one turn: no wound-up wrist or elbow
     rows = rng.uniform(np.maximum(lo, -math.pi), np.minimum(hi, math.pi), (samples, len(lo)))
     tips = np.array([chain.frames(q)[1][:3, 3] for q in rows])
     reach = float(np.max(np.hypot(tips[:, 0], tips[:, 1])))
     z = height if low else max(height, 0.3 * reach)
-    return np.array([0.5 * reach, 0.0, z]), rows, tips
+    return np.array([0.5 * reach, 0.0, chain.table_z + z]), rows, tips
 
 
 def fingers_down(chain: Chain, lo: Sequence[float], hi: Sequence[float], goal: np.ndarray,
@@ -157,6 +164,29 @@ def fitted_roll(urdf: Urdf, model: ArmModel, tool: ToolPoint, lo: Sequence[float
             if fingers_down(chain, lo, hi, goal, (rows, tips), full=True) is not None:
                 return turned
     return tool
+
+
+def lowered_table(urdf: Urdf, model: ArmModel, tool: ToolPoint, lo: Sequence[float],
+                  hi: Sequence[float]) -> tuple[float, ToolPoint] | None:
+    """
+    Return a table top below the base plane where a home is found, and the TCP turned so.
+
+    For an arm hanging from a torso (no fingers-down posture clear of its base
+    plane): the first plane :data:`SHOULDER_GAP_M` below the shoulder (the first two
+    joints, whose links hang there whatever the posture), then
+    :data:`TABLE_STEP_M` lower at a time, where a fingers-down home is found.
+    """
+    zero = Chain(urdf, model, tool).frames(np.clip(np.zeros(len(lo)), lo, hi))[0]
+    shoulder = min(float(p[2]) for p in zero[:2])
+    for k in range(TABLE_STEPS):
+        table = round(math.floor((shoulder - SHOULDER_GAP_M) * 10) / 10 - k * TABLE_STEP_M, 3)
+        for roll in ROLLS:
+            turned = tool.rolled(roll)
+            chain = Chain(urdf, model, turned, table)
+            goal, rows, tips = work_point(chain, lo, hi)
+            if fingers_down(chain, lo, hi, goal, (rows, tips), full=True) is not None:
+                return table, turned
+    return None
 
 
 def down_ceiling(chain: Chain, lo: Sequence[float], hi: Sequence[float]

@@ -20,7 +20,8 @@ from mcp_ros_bridge.catalog.arm_chains import links_below
 from mcp_ros_bridge.catalog.arm_model import ArmModel
 from mcp_ros_bridge.catalog.described import read_description
 from mcp_ros_bridge.catalog.description import Joint, Urdf
-from mcp_ros_bridge.catalog.home_pose import Chain, clear, down_ceiling, fitted_roll, found_home
+from mcp_ros_bridge.catalog.home_pose import (Chain, clear, down_ceiling, fitted_roll, found_home,
+                                              lowered_table)
 from mcp_ros_bridge.catalog.schemas import APPROACH_M, MIN_APPROACH_M
 from mcp_ros_bridge.catalog.tool_point import tool_point, ToolPoint
 import numpy as np
@@ -131,6 +132,9 @@ def _bounds(model: ArmModel) -> tuple[list[float], list[float]]:
             [j.upper - _margin(j.kind) - 1e-4 for j in model.joints])
 
 
+ZEROS = 'zeros moved inside the limits (CHECK: a safe start posture)'
+
+
 def _home(model: ArmModel, chain: Chain | None = None) -> tuple[list[float], str]:
     """
     Return the home posture and where it came from.
@@ -149,7 +153,7 @@ def _home(model: ArmModel, chain: Chain | None = None) -> tuple[list[float], str
         return found
     home = [min(max(0.0, j.lower + _margin(j.kind)), j.upper - _margin(j.kind))
             for j in model.joints]
-    return home, 'zeros moved inside the limits (CHECK: a safe start posture)'
+    return home, ZEROS
 
 
 BOX_GRASP_Z_M = 0.025  # the fingertip centre at the 50 mm box's centre, where a pick grasps
@@ -175,7 +179,8 @@ def _approach_line(model: ArmModel, chain: Chain | None) -> str:
         return ''
     xyz = ', '.join(f'{v:.3f}' for v in where)
     return (f'  approach_m: {max(approach, MIN_APPROACH_M)}   # a pick starts this far above '
-            f'its grasp: fingers down reach at most z {top} m at [{xyz}] (found by init)\n')
+            f'its grasp: fingers down reach at most {top} m above the table at [{xyz}] '
+            '(found by init)\n')
 
 
 def q(name: str) -> str:
@@ -220,6 +225,16 @@ def render_robot_yaml(model: ArmModel, urdf: str, srdf: str,
     effector, tcp_line = _tcp_lines(model, tool)
     chain = Chain(parsed, model, tool) if parsed is not None and tool is not None else None
     home, home_from = _home(model, chain)
+    table = 0.0
+    if chain is not None and parsed is not None and tool is not None and home_from == ZEROS:
+        lowered = lowered_table(parsed, model, tool, *_bounds(model))
+        if lowered is not None:  # an arm hanging from a torso: the table below its base plane
+            table, tool = lowered
+            effector, tcp_line = _tcp_lines(model, tool)
+            chain = Chain(parsed, model, tool, table)
+            home, home_from = _home(model, chain)
+            todo.append(f'limits.workspace.min z {table}: the table top, lowered until init '
+                        'found a fingers-down home above it (CHECK: your table)')
     approach_line = _approach_line(model, chain)
     width, width_from = _gripper_width(model)
     if not width_from:
@@ -231,7 +246,9 @@ def render_robot_yaml(model: ArmModel, urdf: str, srdf: str,
                 'are no part of a URDF (CHECK)')
     lo = [math.floor(v * 100) / 100 for v in extent[0]]
     hi = [math.ceil(v * 100) / 100 for v in extent[1]]
-    lo[2] = max(lo[2], 0.0)  # the table top is the base plane: nothing below it
+    lo[2] = max(lo[2], table)  # the table top (the base plane, or lowered): nothing below it
+    floor = ('  # z: the table top, lowered below the base plane (CHECK: your table)'
+             if table else '')
     postures = '' if home_from == "SRDF state 'home'" else (
         f'  postures:\n    home: [{", ".join(repr(float(v)) for v in home)}]  # {home_from}\n')
     srdf_line = (f'  srdf: {q(srdf)}\n' if srdf else '') + _choice_lines(choice or {})
@@ -279,7 +296,7 @@ objects:  # start_xy_m: [x, y] (m, base frame) sets where the simulation stands 
 limits:
   workspace:                 # where the tip can reach (FK over the limits); CHECK your cell
     frame: {q(model.base_link)}
-    min: {lo}
+    min: {lo}{floor}
     max: {hi}
   max_velocity_scaling: 0.5
   max_acceleration_scaling: 0.5

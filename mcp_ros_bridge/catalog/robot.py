@@ -121,6 +121,11 @@ class RobotConfig:
     approach_m: float = APPROACH_M
 
     @property
+    def table_z_m(self) -> float:
+        """Return the table top's z (base frame): the base plane, or a workspace floor below."""
+        return min(float(self.limits.workspace.lo[2]), 0.0)
+
+    @property
     def joint_margins(self) -> tuple[float, ...]:
         """Return each arm joint's limit margin in its own unit (rad, or m if prismatic)."""
         return joint_margins(self.arm_units, len(self.arm_joints),

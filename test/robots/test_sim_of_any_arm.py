@@ -354,3 +354,45 @@ async def test_baxter_s_right_arm_picks_and_places_a_box_that_fits_its_gap(tmp_p
     assert float(np.hypot(rest[0] - target[0], rest[1] - target[1])) <= 0.010, rest
     assert rest[2] == pytest.approx(0.025, abs=0.003)
     assert 1 - 2 * (quat[1] ** 2 + quat[2] ** 2) > math.cos(math.radians(5))  # upright
+
+
+@pytest.mark.anyio
+async def test_pr2_s_right_arm_hanging_from_its_torso_picks_on_a_table_init_lowers(tmp_path):
+    """
+    PR2's right arm from ``torso_lift_link``: no home lies clear of that frame's z = 0.
+
+    Init lowers the table (the workspace floor, marked CHECK) below the shoulder until
+    a home is clear of it; the simulation stands the table and objects there, and
+    pick_object + place_object set the box down within 10 mm, on that table.
+    """
+    from mcp_ros_bridge.catalog.init_config import write_config
+    from mcp_ros_bridge.server.app import build
+    from mcp_ros_bridge.server.settings import ServeOptions
+    from robot_data import robots_dir
+    base = os.path.join(robots_dir(), 'pr2_description')
+    write_config(str(tmp_path), os.path.join(base, 'urdf', 'pr2.urdf'),
+                 os.path.join(base, 'srdf', 'pr2.srdf'), group='right_arm')
+    text = (tmp_path / 'robot.yaml').read_text(encoding='utf-8')
+    assert 'z: the table top, lowered below the base plane (CHECK' in text, text
+    bridge, backend = await build(ServeOptions(config_dir=str(tmp_path), sim_speed=0,
+                                               watch=False))
+    table = bridge.catalog.robot.table_z_m
+    assert -1.0 < table <= -0.3
+    target = (0.3, -0.1)
+    try:
+        async with Client(bridge.server, mode='legacy') as c:
+            with anyio.fail_after(300):
+                facts = await _ok(c, 'get_robot_info')
+                assert facts['table']['top_z_m'] == table
+                box = await _box(c)
+                assert box['z'] == pytest.approx(table + 0.025, abs=2e-3)  # on that table
+                picked = await _ok(c, 'pick_object', {'object': 'box'})
+                assert picked['status'] == 'HOLDING', picked
+                placed = await _ok(c, 'place_object',
+                                   {'target': {'x': target[0], 'y': target[1]}})
+                assert placed['status'] == 'PLACED', placed
+                rest = await _box(c)
+    finally:
+        await backend.close()
+    assert float(np.hypot(rest['x'] - target[0], rest['y'] - target[1])) <= 0.010, rest
+    assert rest['z'] == pytest.approx(table + 0.025, abs=0.003)

@@ -198,16 +198,18 @@ def head_xml(model: str) -> str:
 </asset>"""
 
 
-def scene_xml() -> str:
-    """Return lights, floor, table (its top is z = 0) and the scene camera, for <worldbody>."""
-    return """  <light pos="0.5 -0.6 2.2" dir="0 0.3 -1" diffuse="0.8 0.8 0.8" castshadow="true"/>
-  <light pos="1.5 1 1.5" dir="-1 -0.6 -1" diffuse="0.35 0.35 0.35" castshadow="false"/>
-  <geom name="floor" type="plane" pos="0 0 -0.75" size="3 3 0.1" rgba="0.3 0.3 0.32 1"
+def scene_xml(table_z: float = 0.0) -> str:
+    """Return lights, floor, table (its top at ``table_z``) and the scene camera (<worldbody>)."""
+    z = table_z
+    return f"""  <light pos="0.5 -0.6 {z + 2.2:g}" dir="0 0.3 -1" diffuse="0.8 0.8 0.8"
+         castshadow="true"/>
+  <light pos="1.5 1 {z + 1.5:g}" dir="-1 -0.6 -1" diffuse="0.35 0.35 0.35" castshadow="false"/>
+  <geom name="floor" type="plane" pos="0 0 {z - 0.75:g}" size="3 3 0.1" rgba="0.3 0.3 0.32 1"
         contype="2" conaffinity="1"/>
-  <geom name="table" type="box" pos="0.35 0 -0.025" size="0.65 0.8 0.025" material="wood"
+  <geom name="table" type="box" pos="0.35 0 {z - 0.025:g}" size="0.65 0.8 0.025" material="wood"
         contype="2" conaffinity="1"/>
-  <camera name="scene" pos="1.55 1.05 0.85" mode="targetbody" target="look_at" fovy="45"/>
-  <body name="look_at" pos="0.35 0 0.15"/>"""
+  <camera name="scene" pos="1.55 1.05 {z + 0.85:g}" mode="targetbody" target="look_at" fovy="45"/>
+  <body name="look_at" pos="0.35 0 {z + 0.15:g}"/>"""
 
 
 def build_mjcf(starts: Mapping[str, tuple[float, float]] | None = None) -> str:

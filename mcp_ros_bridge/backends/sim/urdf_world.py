@@ -46,7 +46,8 @@ COLOURS = {'red': mjcf.RED, 'blue': mjcf.BLUE, 'green': '0.2 0.7 0.3 1',
            'yellow': '0.9 0.8 0.2 1'}
 
 
-def _objects(objects: dict[str, ObjectSpec], scale: float) -> tuple[list[str], list[str]]:
+def _objects(objects: dict[str, ObjectSpec], scale: float,
+             table_z: float) -> tuple[list[str], list[str]]:
     """Return robot.yaml's objects as bodies (at ``start_xy_m``, else slot x ``scale``)."""
     order = sorted(objects, key=lambda n: (n != 'box', n != 'cylinder', n))[:len(SLOTS)]
     out = []
@@ -57,7 +58,7 @@ def _objects(objects: dict[str, ObjectSpec], scale: float) -> tuple[list[str], l
         shapes = {'cylinder': ('cylinder', (sx / 2, sz / 2)), 'sphere': ('sphere', (sx / 2,))}
         shape, size = shapes.get(spec.shape, ('box', (sx / 2, sy / 2, sz / 2)))
         out.append(mjcf.object_xml(name, shape, size, spec.mass_kg,
-                                   (round(x, 3), round(y, 3), sz / 2),
+                                   (round(x, 3), round(y, 3), table_z + sz / 2),
                                    COLOURS.get(spec.colour, '0.6 0.6 0.6 1')))
     return out, order
 
@@ -202,7 +203,7 @@ def _document(config: RobotConfig, root: ET.Element, objects: tuple[list[str], l
     return f"""{mjcf.head_xml(f'{config.robot}_scene')}
 <asset>{assets}</asset>
 <worldbody>
-{mjcf.scene_xml()}
+{mjcf.scene_xml(config.table_z_m)}
   {arm}
   {chr(10).join(bodies)}
 </worldbody>
@@ -276,7 +277,7 @@ def _assemble(config: RobotConfig, arm: ArmModel, arm_xml: str, raw: mujoco.MjMo
     ft_site = config.ft_frame if config.ft_frame != config.end_effector else f'{PREFIX}ft_sensor'
     hand = _hand(config, raw, arm.joint_names, mount, ft_site, roll)
     _mount(root, hand)
-    objects = _objects(dict(config.objects), scale)
+    objects = _objects(dict(config.objects), scale, config.table_z_m)
     joints = config.arm_joints
     lo = tuple(lo for lo, _ in config.arm_position_limits)
     hi = tuple(hi for _, hi in config.arm_position_limits)
