@@ -207,6 +207,15 @@ async def test_init_finds_a_home_clear_of_the_table_when_the_srdf_has_none(arm, 
     assert down == pytest.approx(-1.0, abs=1e-3), pose
 
 
+async def _pick_and_place_jobs(c: Client, target: tuple[float, float]) -> tuple[dict, dict]:
+    """Pick the box and place it at ``target`` with the job tools; return the pick and its rest."""
+    picked = await _ok(c, 'pick_object', {'object': 'box'})
+    assert picked['status'] == 'HOLDING', picked
+    placed = await _ok(c, 'place_object', {'target': {'x': target[0], 'y': target[1]}})
+    assert placed['status'] == 'PLACED', placed
+    return picked, await _box(c)
+
+
 def _init(urdf: str, out: str) -> str:
     """Write a config with ``mcp-ros-bridge init`` from the URDF alone; return its directory."""
     env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get('PYTHONPATH', ''))
@@ -245,14 +254,9 @@ async def test_the_so101_picks_and_places_the_box_with_the_job_tools(tmp_path):
             with anyio.fail_after(300):
                 box = await _box(c)
                 assert np.hypot(box['x'], box['y']) < 0.3  # the slots fit the reach
-                picked = await _ok(c, 'pick_object', {'object': 'box'})
-                assert picked['status'] == 'HOLDING', picked
+                picked, rest = await _pick_and_place_jobs(c, target)
                 assert picked['lifted_z_m'] == pytest.approx(picked['grasp_z_m'] + approach,
                                                              abs=1e-3)
-                placed = await _ok(c, 'place_object',
-                                   {'target': {'x': target[0], 'y': target[1]}})
-                assert placed['status'] == 'PLACED', placed
-                rest = await _box(c)
     finally:
         await backend.close()
     assert float(np.hypot(rest['x'] - target[0], rest['y'] - target[1])) <= 0.010, rest
@@ -341,11 +345,7 @@ async def test_baxter_s_right_arm_picks_and_places_a_box_that_fits_its_gap(tmp_p
     try:
         async with Client(bridge.server, mode='legacy') as c:
             with anyio.fail_after(300):
-                picked = await _ok(c, 'pick_object', {'object': 'box'})
-                assert picked['status'] == 'HOLDING', picked
-                placed = await _ok(c, 'place_object',
-                                   {'target': {'x': target[0], 'y': target[1]}})
-                assert placed['status'] == 'PLACED', placed
+                await _pick_and_place_jobs(c, target)
         model, qpos = backend.world.model, backend.world.snapshot()[0]
         adr = model.jnt_qposadr[model.body_jntadr[model.body('box').id]]
         rest, quat = qpos[adr:adr + 3], qpos[adr + 3:adr + 7]
@@ -386,12 +386,7 @@ async def test_pr2_s_right_arm_hanging_from_its_torso_picks_on_a_table_init_lowe
                 assert facts['table']['top_z_m'] == table
                 box = await _box(c)
                 assert box['z'] == pytest.approx(table + 0.025, abs=2e-3)  # on that table
-                picked = await _ok(c, 'pick_object', {'object': 'box'})
-                assert picked['status'] == 'HOLDING', picked
-                placed = await _ok(c, 'place_object',
-                                   {'target': {'x': target[0], 'y': target[1]}})
-                assert placed['status'] == 'PLACED', placed
-                rest = await _box(c)
+                rest = (await _pick_and_place_jobs(c, target))[1]
     finally:
         await backend.close()
     assert float(np.hypot(rest['x'] - target[0], rest['y'] - target[1])) <= 0.010, rest
