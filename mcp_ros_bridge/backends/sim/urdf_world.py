@@ -150,15 +150,14 @@ def _arm_tree(config: RobotConfig, arm: ArmModel, xml: str) -> tuple[ET.Element,
 JAW_MARGIN_M = 0.01  # a link's geometry this near the TCP reaches the fingertips: a jaw
 
 
-def _cut_jaws(root: ET.Element, raw: mujoco.MjModel, config: RobotConfig,
-              links: tuple[str, str]) -> list[str]:
+def _jaws(raw: mujoco.MjModel, config: RobotConfig, links: tuple[str, str]) -> tuple[str, ...]:
     """
-    Cut the geometry of the arm's own hand where the simulated one takes its place.
+    Return the links of the arm's own hand whose geometry the simulated one replaces.
 
     A link between the last arm joint and the TCP (both ``links``, the mount and the
     last link) whose collision geometry reaches the TCP, as the SO-101's fixed jaw
     does, would squeeze the object beside the simulated fingers; its geoms go (the
-    link's mass stays). Return the links cut.
+    link's mass stays).
     """
     mount, last_link = links
     data = mujoco.MjData(raw)
@@ -166,32 +165,31 @@ def _cut_jaws(root: ET.Element, raw: mujoco.MjModel, config: RobotConfig,
     at, _ = _tcp_in_mount(config)
     m = raw.body(mount).id
     tcp = data.xpos[m] + data.xmat[m].reshape(3, 3) @ at
-    cut = []
+    jaws = []
     for name in dict.fromkeys((last_link, mount)):
         b = raw.body(name).id
         first, count = raw.body_geomadr[b], raw.body_geomnum[b]
-        reach = []
         for g in range(first, first + count):
             local = data.geom_xmat[g].reshape(3, 3).T @ (tcp - data.geom_xpos[g])
             centre, half = raw.geom_aabb[g][:3], raw.geom_aabb[g][3:]
-            reach.append(bool(np.all(np.abs(local - centre) <= half + JAW_MARGIN_M)))
-        if not any(reach):
-            continue
-        for body in root.iter('body'):
-            if body.get('name') == name:
-                for geom in body.findall('geom'):
-                    body.remove(geom)
-        cut.append(name)
-    return cut
+            if np.all(np.abs(local - centre) <= half + JAW_MARGIN_M):
+                jaws.append(name)
+                break
+    return tuple(jaws)
+
+
+def _body(root: ET.Element, name: str) -> ET.Element | None:
+    """Return the body named ``name`` of an MJCF tree, if any."""
+    return next((b for b in root.iter('body') if b.get('name') == name), None)
 
 
 def _mount(root: ET.Element, hand: tuple[str, str, str]) -> None:
     """Attach the hand's and the TCP site's XML to their mount body."""
     mount, hand_xml, site_xml = hand
-    for body in list(root.iter('body')):
-        if body.get('name') == mount:
-            body.append(ET.fromstring(hand_xml))
-            body.append(ET.fromstring(site_xml))
+    body = _body(root, mount)
+    if body is not None:
+        body.append(ET.fromstring(hand_xml))
+        body.append(ET.fromstring(site_xml))
 
 
 def _document(config: RobotConfig, root: ET.Element, objects: tuple[list[str], list[str]],
@@ -264,16 +262,20 @@ def _assembler(config: RobotConfig) -> Callable[[float, float], SimRobot]:
     mount = arm.tip_link if rigid else last_link  # a gripper joint above the tip: cut there
     arm_xml = arm_mjcf(urdf, mount, arm.base_link, arm.joint_names)
     raw = mujoco.MjModel.from_xml_string(arm_xml)
-    return lambda roll, scale: _assemble(config, arm, arm_xml, raw, (mount, last_link),
-                                         roll, scale)
+    links = (mount, last_link)
+    jaws = _jaws(raw, config, links)
+    return lambda roll, scale: _assemble(config, arm, arm_xml, raw, links, jaws, roll, scale)
 
 
 def _assemble(config: RobotConfig, arm: ArmModel, arm_xml: str, raw: mujoco.MjModel,
-              links: tuple[str, str], roll: float, scale: float) -> SimRobot:
+              links: tuple[str, str], jaws: tuple[str, ...], roll: float,
+              scale: float) -> SimRobot:
     """Return the simulated robot: the hand ``roll`` rad about its axis, slots x ``scale``."""
     urdf, (mount, last_link) = config.description['urdf'], links
     root, bodies = _arm_tree(config, arm, arm_xml)
-    _cut_jaws(root, raw, config, (mount, last_link))
+    for jaw in filter(None, (_body(root, name) for name in jaws)):
+        for geom in jaw.findall('geom'):
+            jaw.remove(geom)
     ft_site = config.ft_frame if config.ft_frame != config.end_effector else f'{PREFIX}ft_sensor'
     hand = _hand(config, raw, arm.joint_names, mount, ft_site, roll)
     _mount(root, hand)
